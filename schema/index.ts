@@ -1,0 +1,3 @@
+// Every table of the store. drizzle-kit reads this file to generate migrations (drizzle.config.ts).
+export * from "./core.ts";
+export * from "./webhooks.ts";
