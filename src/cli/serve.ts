@@ -1,0 +1,56 @@
+import { resolveServeConfig } from "../config.ts";
+import { startServer } from "../server.ts";
+import { listWorkspaces } from "../workspaces/index.ts";
+import type { Command } from "./command.ts";
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "Run the HTTP API with its background jobs on one SQLite data directory.",
+  options: {
+    host: {
+      type: "string",
+      description: "Address to listen on (default 127.0.0.1, $TEXTSCAN_HOST).",
+      valueName: "H",
+    },
+    port: {
+      type: "string",
+      description: "Port (default 8080, $TEXTSCAN_PORT; 0 picks a free one).",
+      valueName: "N",
+    },
+    "data-dir": {
+      type: "string",
+      description: "Data directory (default ./data, $TEXTSCAN_DATA_DIR).",
+      valueName: "DIR",
+    },
+    workers: {
+      type: "string",
+      description: "Background job workers (default 2, $TEXTSCAN_WORKERS; 0 runs none).",
+      valueName: "N",
+    },
+  },
+  async run({ values }) {
+    const config = resolveServeConfig({
+      ...(typeof values.host === "string" && { host: values.host }),
+      ...(typeof values.port === "string" && { port: values.port }),
+      ...(typeof values["data-dir"] === "string" && { dataDir: values["data-dir"] }),
+      ...(typeof values.workers === "string" && { workers: values.workers }),
+    });
+    const running = startServer(config);
+    if (listWorkspaces(running.store.db).length === 0) {
+      console.log(
+        "No workspace yet. Create one and a key:\n" +
+          `  textscan workspace create --name "My team" --data-dir ${config.dataDir}\n` +
+          `  textscan key create --workspace <id> --data-dir ${config.dataDir}`,
+      );
+    }
+    await new Promise<void>((resolve) => {
+      const shutdown = async (signal: string) => {
+        console.log(`${signal}: shutting down`);
+        await running.stop();
+        resolve();
+      };
+      process.once("SIGINT", () => void shutdown("SIGINT"));
+      process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    });
+  },
+};

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { events, webhookDeliveries, webhookEndpoints } from "../../schema/index.ts";
+import { newEventId, newId } from "../ids.ts";
+import type { Tx } from "../store/db.ts";
+import { iso } from "../time.ts";
+
+export type EventType = "scan.completed" | "scan.failed" | "webhook.test";
+
+export interface EventObject<T = unknown> {
+  id: string;
+  object: "event";
+  type: EventType;
+  created_at: string;
+  data: T;
+}
+
+/**
+ * Writes an event and one pending delivery per endpoint of the workspace subscribed to its type, inside the
+ * caller's transaction (DESIGN invariant 3: the transactional outbox). Paused endpoints get their delivery
+ * too; the dispatcher holds it until the endpoint is resumed, so pausing never loses an event.
+ */
+export function recordEvent<T>(
+  tx: Tx,
+  input: { workspaceId: string; type: EventType; data: T; scanId?: string; now: number },
+): EventObject<T> {
+  const event: EventObject<T> = {
+    id: newEventId(),
+    object: "event",
+    type: input.type,
+    created_at: iso(input.now),
+    data: input.data,
+  };
+  tx.insert(events)
+    .values({
+      id: event.id,
+      workspaceId: input.workspaceId,
+      type: input.type,
+      scanId: input.scanId ?? null,
+      payload: JSON.stringify(event),
+      createdAt: input.now,
+    })
+    .run();
+  const endpoints = tx
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.workspaceId, input.workspaceId))
+    .all();
+  for (const endpoint of endpoints) {
+    if (!endpoint.events.includes(input.type)) continue;
+    tx.insert(webhookDeliveries)
+      .values({
+        id: newId("whd_"),
+        eventId: event.id,
+        endpointId: endpoint.id,
+        workspaceId: input.workspaceId,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: input.now,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .run();
+  }
+  scheduleKick();
+  return event;
+}
+
+type OutboxListener = () => void;
+const listeners = new Set<OutboxListener>();
+let kickPending = false;
+
+/**
+ * Subscribes to "the outbox has new rows" (the dispatcher's immediate kick). Returns an unsubscribe function.
+ * Listeners run on a later tick, after the writing transaction has committed (it is synchronous); a kick
+ * caused by a transaction that rolled back finds nothing to do, which is harmless.
+ */
+export function onOutboxWrite(listener: OutboxListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function scheduleKick(): void {
+  if (kickPending || listeners.size === 0) return;
+  kickPending = true;
+  setTimeout(() => {
+    kickPending = false;
+    for (const listener of listeners) listener();
+  }, 0);
+}

@@ -1,0 +1,104 @@
+import { Elysia, type ValidationError } from "elysia";
+import { ServiceError } from "../errors.ts";
+import type { Db } from "../store/db.ts";
+import { maybeContext } from "./context.ts";
+import { errorResponse, serverError } from "./envelope.ts";
+import { detectRoutes } from "./routes/detect.ts";
+import { docsRoutes } from "./routes/docs.ts";
+import { imageRoutes } from "./routes/image.ts";
+import { scanRoutes } from "./routes/scans.ts";
+import { usageRoutes } from "./routes/usage.ts";
+
+export interface AppDeps {
+  db: Db;
+}
+
+/**
+ * The router: Elysia owns routing, body validation and the OpenAPI schemas; everything around it (ids, auth,
+ * limits, idempotency) is the gateway's. Every error leaves through `onError` in the spec's envelope.
+ */
+export function createApp(deps: AppDeps) {
+  const api = new Elysia({ name: "api" })
+    .onParse(({ request }) => parseJson(request))
+    .onError(({ code, error, request }) => {
+      const requestId = maybeContext(request)?.requestId ?? "req_unknown";
+      return errorResponse(toServiceError(code, error, request, requestId), requestId);
+    })
+    .use(detectRoutes(deps.db))
+    .use(scanRoutes(deps.db))
+    .use(usageRoutes(deps.db))
+    .use(imageRoutes());
+  return api.use(docsRoutes(api));
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/**
+ * Parses the raw body the gateway read. No body (or one the gateway leaves unread, such as POST /image's) is
+ * `null`, never "unparsed", so that Elysia does not try a parser of its own and validation names what is missing.
+ */
+function parseJson(request: Request): unknown {
+  const raw = maybeContext(request)?.rawBody;
+  if (raw === undefined || raw.trim() === "") return null;
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new ServiceError("invalid_body", "The body is not valid JSON.", {
+      issues: [{ path: "", message: (error as Error).message }],
+    });
+  }
+}
+
+function toServiceError(
+  code: string | number,
+  error: unknown,
+  request: Request,
+  requestId: string,
+): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof ServiceError) return cause;
+  switch (code) {
+    case "VALIDATION":
+      return validationError(error as ValidationError);
+    case "NOT_FOUND": {
+      const { pathname } = new URL(request.url);
+      return new ServiceError("not_found", `No endpoint ${request.method} ${pathname}.`);
+    }
+    case "PARSE":
+      return new ServiceError("invalid_body", "The body is not valid JSON.", {
+        issues: [{ path: "", message: "malformed JSON" }],
+      });
+    default:
+      console.error(`[${requestId}] ${code}:`, error);
+      return serverError();
+  }
+}
+
+function validationError(error: ValidationError): ServiceError {
+  const issues = error.all.map((issue) => {
+    const path = "path" in issue && typeof issue.path === "string" ? issue.path : "";
+    const message = "message" in issue && typeof issue.message === "string" ? issue.message : "is not valid";
+    return { path, message: humanise(message, issue) };
+  });
+  if (error.type !== "body") {
+    return new ServiceError("invalid_body", `The request ${error.type} is not valid.`, { issues });
+  }
+  if (issues.length === 0 || (issues.length === 1 && issues[0]?.path === "" && !maybeBody(error))) {
+    return new ServiceError("invalid_body", "A JSON body is required.", {
+      issues: [{ path: "", message: "Expected a JSON object" }],
+    });
+  }
+  return new ServiceError("invalid_body", "The request body is not valid.", { issues });
+}
+
+const maybeBody = (error: ValidationError) => error.value !== undefined && error.value !== null;
+
+/** TypeBox's messages are exact but terse; a few common ones read better with the expected form. */
+function humanise(message: string, issue: unknown): string {
+  const schema = (issue as { schema?: { pattern?: string } }).schema;
+  if (message.startsWith("Expected string to match") && schema?.pattern === "^[A-Za-z]{2}$") {
+    return "Expected a two-letter ISO 639-1 language code";
+  }
+  return message;
+}

@@ -1,0 +1,111 @@
+import { scans } from "../../schema/index.ts";
+import { currentBalance, debit } from "../credits/index.ts";
+import { type DetectionResult, detect, UnsupportedLanguageError } from "../detection/index.ts";
+import { invalidBody, ServiceError } from "../errors.ts";
+import { recordEvent } from "../events/outbox.ts";
+import { newScanId } from "../ids.ts";
+import { type Db, type Tx, writeTransaction } from "../store/db.ts";
+import { checkedWordCount, checkFolder } from "./input.ts";
+import { type ScanObject, type ScanRow, scanObject } from "./view.ts";
+
+export interface AiTextScanInput {
+  text: string;
+  language?: string;
+  title?: string;
+  author?: string;
+  folderId?: string;
+  sentences?: boolean;
+  metadata?: Record<string, string>;
+  source: ScanRow["source"];
+  apiKeyId?: string;
+}
+
+export interface ScanOutcome {
+  scan: ScanObject;
+  /** The workspace balance after the charge (X-Credits-Remaining). */
+  balance: number;
+}
+
+/** Runs inside the scan's transaction, after its rows are written (e.g. to store the idempotent response). */
+export type InTransaction = (tx: Tx, outcome: ScanOutcome) => void;
+
+const COST_PER_WORD = 1; // spec 4.2
+
+/**
+ * Scores a text and records it as a completed `ai_text` scan. The engine runs before the transaction (it is
+ * pure CPU work); the charge, the scan row and its `scan.completed` event then commit together, so a scan never
+ * exists without its charge and `insufficient_credits` writes nothing (invariants 1 and 2).
+ */
+export function createAiTextScan(
+  db: Db,
+  workspaceId: string,
+  input: AiTextScanInput,
+  options: { now?: () => number; inTransaction?: InTransaction } = {},
+): ScanOutcome {
+  const now = options.now ?? Date.now;
+  const words = checkedWordCount(input.text);
+  checkFolder(db, workspaceId, input.folderId);
+  const cost = words * COST_PER_WORD;
+  // A cheap early refusal so that a workspace without credits does not spend CPU; the debit below decides.
+  const balance = db.transaction((tx) => currentBalance(tx, workspaceId));
+  if (balance < cost) {
+    throw new ServiceError(
+      "insufficient_credits",
+      `This scan costs ${cost} credits and the workspace has ${balance}.`,
+      {
+        cost,
+        balance,
+      },
+    );
+  }
+  const result = runDetector(input);
+  return writeTransaction(db, (tx) => {
+    const id = newScanId();
+    const at = now();
+    const remaining = debit(tx, workspaceId, cost, id, at);
+    const row: ScanRow = {
+      id,
+      workspaceId,
+      type: "ai_text",
+      status: "completed",
+      creditsUsed: cost,
+      metadata: input.metadata ?? {},
+      createdAt: at,
+      completedAt: at,
+      result: result as unknown as Record<string, unknown>,
+      errorCode: null,
+      errorMessage: null,
+      text: input.text,
+      title: input.title ?? null,
+      author: input.author ?? null,
+      folderId: input.folderId ?? null,
+      source: input.source,
+      apiKeyId: input.apiKeyId ?? null,
+      options: { language: input.language ?? null, sentences: input.sentences ?? true },
+      attempts: 0,
+      leaseExpiresAt: null,
+      runAfter: null,
+    };
+    tx.insert(scans).values(row).run();
+    const scan = scanObject(row);
+    recordEvent(tx, { workspaceId, type: "scan.completed", data: scan, scanId: id, now: at });
+    const outcome = { scan, balance: remaining };
+    options.inTransaction?.(tx, outcome);
+    return outcome;
+  });
+}
+
+function runDetector(input: AiTextScanInput): DetectionResult {
+  try {
+    const options: { language?: string; sentences?: boolean } = { sentences: input.sentences ?? true };
+    if (input.language !== undefined) options.language = input.language;
+    return detect(input.text, options);
+  } catch (error) {
+    if (error instanceof UnsupportedLanguageError) {
+      throw invalidBody([{ path: "/language", message: error.message }]);
+    }
+    // The engine is pure: anything it throws is a fault on our side that a retry may not cure at once.
+    console.error("detection engine failed:", error);
+    throw new ServiceError("unavailable");
+  }
+}

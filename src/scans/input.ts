@@ -1,0 +1,42 @@
+import { and, eq } from "drizzle-orm";
+import { folders } from "../../schema/index.ts";
+import { MAX_WORDS, MIN_WORDS } from "../config.ts";
+import { invalidBody, ServiceError } from "../errors.ts";
+import type { DbOrTx } from "../store/db.ts";
+import { countWords } from "../text/index.ts";
+
+/** Metadata limits (DESIGN decision; the spec leaves key and value lengths "not shown"). */
+export const METADATA_MAX_PAIRS = 20;
+export const METADATA_KEY_MAX = 40;
+export const METADATA_VALUE_MAX = 500;
+export const TITLE_MAX = 200; // spec 8
+export const AUTHOR_MAX = 120; // spec 8
+
+/** Counts the words of a scan's text and enforces spec 4.1's limits; the count is also the billing unit. */
+export function checkedWordCount(text: string): number {
+  const words = countWords(text);
+  if (words < MIN_WORDS) {
+    throw new ServiceError("too_short", `The text has ${words} words; at least ${MIN_WORDS} are needed.`);
+  }
+  if (words > MAX_WORDS) {
+    throw new ServiceError(
+      "too_long",
+      `The text has ${words} words; at most ${MAX_WORDS.toLocaleString("en")} are allowed.`,
+    );
+  }
+  return words;
+}
+
+/** An unknown or foreign folder is `invalid_body` (spec 4.2), never a hint that it exists elsewhere. */
+export function checkFolder(db: DbOrTx, workspaceId: string, folderId: string | undefined): void {
+  if (folderId === undefined) return;
+  const row = db
+    .select({ id: folders.id })
+    .from(folders)
+    .where(and(eq(folders.id, folderId), eq(folders.workspaceId, workspaceId)))
+    .get();
+  if (!row)
+    throw invalidBody([
+      { path: "/folder_id", message: `No folder with id '${folderId}' in this workspace.` },
+    ]);
+}

@@ -1,0 +1,57 @@
+import { Cron } from "croner";
+import { expireIdempotencyKeys } from "../idempotency/index.ts";
+import type { Db } from "../store/db.ts";
+import { grantMonthlyAllowances } from "../workspaces/index.ts";
+
+export interface ScheduledTask {
+  name: string;
+  /** Six-field croner pattern (with seconds). */
+  pattern: string;
+  run: () => void;
+  /** Also run once at start, so a server that was down at the scheduled moment catches up. */
+  atStart?: boolean;
+}
+
+/** The periodic housekeeping of one server (DESIGN: scheduler). Other rooms add their tasks to the list. */
+export function coreTasks(db: Db): ScheduledTask[] {
+  return [
+    {
+      // Hourly, and at start: a month's grant happens within an hour of the month starting, exactly once
+      // (the ledger's unique (workspace, period) index), whatever restarts happen in between.
+      name: "monthly-allowance",
+      pattern: "0 0 * * * *",
+      run: () => {
+        const granted = grantMonthlyAllowances(db);
+        if (granted > 0) console.log(`monthly allowance granted to ${granted} workspace(s)`);
+      },
+      atStart: true,
+    },
+    {
+      name: "idempotency-expiry",
+      pattern: "0 */10 * * * *",
+      run: () => {
+        expireIdempotencyKeys(db);
+      },
+      atStart: true,
+    },
+  ];
+}
+
+export function startScheduler(tasks: ScheduledTask[]): { stop(): void } {
+  const jobs = tasks.map((task) => {
+    const guarded = () => {
+      try {
+        task.run();
+      } catch (error) {
+        console.error(`scheduled task ${task.name} failed:`, error);
+      }
+    };
+    if (task.atStart) guarded();
+    return new Cron(task.pattern, { name: task.name, protect: true, unref: true }, guarded);
+  });
+  return {
+    stop: () => {
+      for (const job of jobs) job.stop();
+    },
+  };
+}

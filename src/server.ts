@@ -1,0 +1,75 @@
+import type { Server } from "bun";
+import { MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
+import { loadDetector } from "./detection/index.ts";
+import { createApp } from "./http/app.ts";
+import { createGateway } from "./http/gateway.ts";
+import { createKeyVerifier } from "./keys/index.ts";
+import { RateLimiter } from "./ratelimit/index.ts";
+import { coreTasks, startScheduler } from "./scheduler/index.ts";
+import { openStore, type Store } from "./store/db.ts";
+import { type Clock, systemClock } from "./time.ts";
+
+export interface Service {
+  store: Store;
+  /** Handles one request exactly as the network server would; tests call it without a socket. */
+  fetch: (request: Request) => Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** Builds the request pipeline over an open store, without listening or background work. */
+export function createService(store: Store, options: { clock?: Clock } = {}): Service {
+  const clock = options.clock ?? systemClock;
+  const app = createApp({ db: store.db });
+  const fetch = createGateway({
+    db: store.db,
+    verifyKey: createKeyVerifier(store.db),
+    rateLimiter: new RateLimiter(clock),
+    clock,
+    route: (request) => app.handle(request),
+  });
+  return { store, fetch, stop: async () => store.close() };
+}
+
+export interface RunningServer extends Service {
+  server: Server<undefined>;
+  url: string;
+}
+
+/** `textscan serve`: opens the store, loads the model, listens, and starts the background work. */
+export function startServer(config: ServeConfig): RunningServer {
+  const store = openStore(config.dataDir);
+  const loadStarted = performance.now();
+  loadDetector();
+  const loadMs = performance.now() - loadStarted;
+  const service = createService(store);
+  const scheduler = startScheduler(coreTasks(store.db));
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    // Above the app's own limit, so that the app's error envelope answers oversized bodies, not Bun's bare 413.
+    maxRequestBodySize: MAX_BODY_BYTES * 4,
+    fetch: service.fetch,
+    error: (error) => {
+      console.error("unhandled server error:", error);
+      return new Response(
+        JSON.stringify({ error: { type: "api_error", code: "server_error", message: "Internal error." } }),
+        {
+          status: 500,
+          headers: { "content-type": "application/json" },
+        },
+      );
+    },
+  });
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  console.log(`textscan listening on ${url} (data: ${store.path}, model loaded in ${loadMs.toFixed(0)} ms)`);
+  return {
+    ...service,
+    server,
+    url,
+    stop: async () => {
+      scheduler.stop();
+      await server.stop();
+      store.close();
+    },
+  };
+}
