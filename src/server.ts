@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
 import { loadDetector } from "./detection/index.ts";
+import { type Detector, inProcessDetector, workerPoolDetector } from "./detector/index.ts";
 import { createApp } from "./http/app.ts";
 import { createGateway } from "./http/gateway.ts";
 import { createKeyVerifier } from "./keys/index.ts";
@@ -17,9 +18,10 @@ export interface Service {
 }
 
 /** Builds the request pipeline over an open store, without listening or background work. */
-export function createService(store: Store, options: { clock?: Clock } = {}): Service {
+export function createService(store: Store, options: { clock?: Clock; detector?: Detector } = {}): Service {
   const clock = options.clock ?? systemClock;
-  const app = createApp({ db: store.db });
+  const detector = options.detector ?? inProcessDetector();
+  const app = createApp({ db: store.db, detector });
   const fetch = createGateway({
     db: store.db,
     verifyKey: createKeyVerifier(store.db),
@@ -27,7 +29,14 @@ export function createService(store: Store, options: { clock?: Clock } = {}): Se
     clock,
     route: (request) => app.handle(request),
   });
-  return { store, fetch, stop: async () => store.close() };
+  return {
+    store,
+    fetch,
+    stop: async () => {
+      detector.close();
+      store.close();
+    },
+  };
 }
 
 export interface RunningServer extends Service {
@@ -41,7 +50,7 @@ export function startServer(config: ServeConfig): RunningServer {
   const loadStarted = performance.now();
   loadDetector();
   const loadMs = performance.now() - loadStarted;
-  const service = createService(store);
+  const service = createService(store, { detector: workerPoolDetector() });
   const scheduler = startScheduler(coreTasks(store.db));
   const server = Bun.serve({
     hostname: config.host,
@@ -69,7 +78,7 @@ export function startServer(config: ServeConfig): RunningServer {
     stop: async () => {
       scheduler.stop();
       await server.stop();
-      store.close();
+      await service.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Elysia, type ValidationError } from "elysia";
+import type { Detector } from "../detector/index.ts";
 import { ServiceError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import { maybeContext } from "./context.ts";
@@ -11,6 +12,7 @@ import { usageRoutes } from "./routes/usage.ts";
 
 export interface AppDeps {
   db: Db;
+  detector: Detector;
 }
 
 /**
@@ -24,7 +26,7 @@ export function createApp(deps: AppDeps) {
       const requestId = maybeContext(request)?.requestId ?? "req_unknown";
       return errorResponse(toServiceError(code, error, request, requestId), requestId);
     })
-    .use(detectRoutes(deps.db))
+    .use(detectRoutes(deps))
     .use(scanRoutes(deps.db))
     .use(usageRoutes(deps.db))
     .use(imageRoutes());

@@ -1,11 +1,12 @@
 import { scans } from "../../schema/index.ts";
 import { currentBalance, debit } from "../credits/index.ts";
-import { type DetectionResult, detect, UnsupportedLanguageError } from "../detection/index.ts";
+import { type DetectionResult, UnsupportedLanguageError } from "../detection/index.ts";
+import type { Detector } from "../detector/index.ts";
 import { invalidBody, ServiceError } from "../errors.ts";
 import { recordEvent } from "../events/outbox.ts";
 import { newScanId } from "../ids.ts";
 import { type Db, type Tx, writeTransaction } from "../store/db.ts";
-import { checkedWordCount, checkFolder } from "./input.ts";
+import { checkedWordCount, checkFolder, checkMetadata } from "./input.ts";
 import { type ScanObject, type ScanRow, scanObject } from "./view.ts";
 
 export interface AiTextScanInput {
@@ -36,13 +37,15 @@ const COST_PER_WORD = 1; // spec 4.2
  * pure CPU work); the charge, the scan row and its `scan.completed` event then commit together, so a scan never
  * exists without its charge and `insufficient_credits` writes nothing (invariants 1 and 2).
  */
-export function createAiTextScan(
-  db: Db,
+export async function createAiTextScan(
+  deps: { db: Db; detector: Detector },
   workspaceId: string,
   input: AiTextScanInput,
   options: { now?: () => number; inTransaction?: InTransaction } = {},
-): ScanOutcome {
+): Promise<ScanOutcome> {
+  const { db } = deps;
   const now = options.now ?? Date.now;
+  checkMetadata(input.metadata);
   const words = checkedWordCount(input.text);
   checkFolder(db, workspaceId, input.folderId);
   const cost = words * COST_PER_WORD;
@@ -58,7 +61,7 @@ export function createAiTextScan(
       },
     );
   }
-  const result = runDetector(input);
+  const result = await runDetector(deps.detector, input);
   return writeTransaction(db, (tx) => {
     const id = newScanId();
     const at = now();
@@ -95,11 +98,11 @@ export function createAiTextScan(
   });
 }
 
-function runDetector(input: AiTextScanInput): DetectionResult {
+async function runDetector(detector: Detector, input: AiTextScanInput): Promise<DetectionResult> {
   try {
     const options: { language?: string; sentences?: boolean } = { sentences: input.sentences ?? true };
     if (input.language !== undefined) options.language = input.language;
-    return detect(input.text, options);
+    return await detector.score(input.text, options);
   } catch (error) {
     if (error instanceof UnsupportedLanguageError) {
       throw invalidBody([{ path: "/language", message: error.message }]);

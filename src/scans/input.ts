@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { folders } from "../../schema/index.ts";
 import { MAX_WORDS, MIN_WORDS } from "../config.ts";
-import { invalidBody, ServiceError } from "../errors.ts";
+import { type Issue, invalidBody, ServiceError } from "../errors.ts";
 import type { DbOrTx } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 
@@ -25,6 +25,33 @@ export function checkedWordCount(text: string): number {
     );
   }
   return words;
+}
+
+/**
+ * Metadata rules beyond the wire schema's types: JSON Schema cannot bound the length of a record's keys, so
+ * the count and both lengths are checked here, for every creating endpoint alike.
+ */
+export function checkMetadata(metadata: Record<string, unknown> | undefined): void {
+  if (metadata === undefined) return;
+  const issues: Issue[] = [];
+  const entries = Object.entries(metadata);
+  if (entries.length > METADATA_MAX_PAIRS) {
+    issues.push({ path: "/metadata", message: `At most ${METADATA_MAX_PAIRS} pairs, got ${entries.length}` });
+  }
+  for (const [key, value] of entries) {
+    const path = `/metadata/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (key.length < 1 || key.length > METADATA_KEY_MAX) {
+      issues.push({ path, message: `Keys must be 1 to ${METADATA_KEY_MAX} characters, got ${key.length}` });
+    }
+    if (typeof value !== "string") issues.push({ path, message: "Values must be strings" });
+    else if (value.length > METADATA_VALUE_MAX) {
+      issues.push({
+        path,
+        message: `Values must be at most ${METADATA_VALUE_MAX} characters, got ${value.length}`,
+      });
+    }
+  }
+  if (issues.length > 0) throw invalidBody(issues);
 }
 
 /** An unknown or foreign folder is `invalid_body` (spec 4.2), never a hint that it exists elsewhere. */

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Detector } from "../../detector/index.ts";
 import { completeIdempotent } from "../../idempotency/index.ts";
 import { createAiTextScan } from "../../scans/index.ts";
 import type { Db } from "../../store/db.ts";
@@ -6,15 +7,15 @@ import { principalOf, requestContext } from "../context.ts";
 import { JSON_CONTENT_TYPE, jsonResponse } from "../envelope.ts";
 import { DetectBody, Scan } from "../schemas.ts";
 
-export const detectRoutes = (db: Db) =>
+export const detectRoutes = (deps: { db: Db; detector: Detector }) =>
   new Elysia({ name: "routes.detect" }).post(
     "/api/v1/detect",
-    ({ body, request }) => {
+    async ({ body, request }) => {
       const principal = principalOf(request);
       const { idempotency } = requestContext(request);
       let responseBody = "";
-      const outcome = createAiTextScan(
-        db,
+      const outcome = await createAiTextScan(
+        deps,
         principal.workspaceId,
         {
           text: body.text,
