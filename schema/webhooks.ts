@@ -19,7 +19,7 @@ export const events = sqliteTable(
     payload: text("payload").notNull(),
     createdAt: epochMs("created_at").notNull(),
   },
-  (t) => [index("events_workspace").on(t.workspaceId, t.createdAt)],
+  (t) => [index("events_workspace").on(t.workspaceId, t.createdAt), index("events_created").on(t.createdAt)],
 );
 
 export const webhookEndpoints = sqliteTable(
@@ -33,6 +33,8 @@ export const webhookEndpoints = sqliteTable(
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     status: text("status", { enum: ["active", "paused"] }).notNull(),
     description: text("description"),
+    // Both secrets are sealed with AES-256-GCM (src/webhooks/secret-box.ts): HMAC signing needs the secret
+    // itself, so a hash would not serve, and the plain value must not sit in the database file.
     secret: text("secret").notNull(),
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: epochMs("previous_secret_expires_at"),
@@ -54,9 +56,15 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     workspaceId: text("workspace_id").notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    // Attempts started (counted when claimed, so a crash loop cannot resend forever).
     attempts: integer("attempts").notNull().default(0),
+    // null: the retry schedule decides (schedule length + 1); 1 for webhook.test; raised by a manual retry.
+    maxAttempts: integer("max_attempts"),
     nextAttemptAt: epochMs("next_attempt_at"),
     leaseExpiresAt: epochMs("lease_expires_at"),
+    // The attempt id holding the lease: an outcome is applied only by the holder of the current lease.
+    leaseToken: text("lease_token"),
+    lastAttemptAt: epochMs("last_attempt_at"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     createdAt: epochMs("created_at").notNull(),
@@ -65,5 +73,33 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_event").on(t.eventId),
+    index("webhook_deliveries_lease").on(t.leaseExpiresAt),
+    index("webhook_deliveries_finished").on(t.status, t.updatedAt),
+  ],
+);
+
+/** The delivery log: one row per attempt, kept for a configurable age (TEXTSCAN_WEBHOOK_LOG_RETENTION_DAYS). */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(), // wha_..., sent as Service-Delivery
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    outcome: text("outcome", { enum: ["in_flight", "succeeded", "failed", "interrupted"] }).notNull(),
+    startedAt: epochMs("started_at").notNull(),
+    durationMs: integer("duration_ms"),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    // The first bytes of the receiver's reply, for the operator reading the log.
+    responseExcerpt: text("response_excerpt"),
+  },
+  (t) => [
+    index("webhook_attempts_delivery").on(t.deliveryId, t.attempt),
+    index("webhook_attempts_started").on(t.startedAt),
   ],
 );
