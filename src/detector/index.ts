@@ -30,6 +30,16 @@ export const defaultPoolSize = (env: Record<string, string | undefined> = proces
   return Number.isInteger(n) && n >= 1 ? n : 1;
 };
 
+/**
+ * Where the worker's code is. Under `bun run` it is the file beside this one. In the compiled binary it is the
+ * second entry point of `bun build --compile` (package.json "build"), addressed from the bundle's root, which is
+ * src/ (the entry points' common folder); bun #15766: code paths there are virtual, not beside the module.
+ */
+function workerEntry(): string {
+  const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
+  return compiled ? "./detector/worker.ts" : new URL("./worker.ts", import.meta.url).href;
+}
+
 interface Pending {
   resolve: (result: DetectionResult) => void;
   reject: (error: Error) => void;
@@ -48,9 +58,7 @@ export function workerPoolDetector(size = defaultPoolSize()): Detector {
   const slots: Slot[] = [];
 
   const spawn = (index: number): Slot => {
-    // The worker is a second entry point of `bun build --compile` (package.json "build"), so this URL resolves
-    // inside the binary too.
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    const worker = new Worker(workerEntry());
     const slot: Slot = { worker, busy: 0, pending: new Map() };
     worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       const reply = event.data;
