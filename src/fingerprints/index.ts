@@ -1,0 +1,20 @@
+/** The persistent fingerprint index over the store, and the plagiarism check that uses it. */
+export { checkPlagiarism } from "./check.ts";
+export {
+  addLibraryDocument,
+  addLibraryDocuments,
+  getLibraryDocument,
+  type LibraryDocument,
+  listLibraryDocuments,
+  type NewLibraryDocument,
+  removeLibraryDocument,
+} from "./library.ts";
+export { openFingerprintIndex } from "./sqlite-index.ts";
+export {
+  getWebPage,
+  type NewWebPage,
+  removeWebPage,
+  upsertWebPage,
+  upsertWebPages,
+  type WebPage,
+} from "./web.ts";

@@ -1,0 +1,104 @@
+import { eq } from "drizzle-orm";
+import { WEB_SCOPE, webPages } from "../../schema/index.ts";
+import { ServiceError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { FINGERPRINT_VERSION, indexFingerprints, normalizeUrl } from "../plagiarism/index.ts";
+import type { Store } from "../store/db.ts";
+import { countWords } from "../text/index.ts";
+import { statementsFor } from "./statements.ts";
+import { allocateSourceKey, deleteFingerprints, insertFingerprints, inWriteTransaction } from "./writer.ts";
+
+/** The local web index, shared by every workspace: one row per normalised URL. */
+
+export interface NewWebPage {
+  url: string;
+  title: string;
+  text: string;
+  fetchedAt: number;
+}
+
+export interface WebPage {
+  id: string;
+  url: string;
+  title: string;
+  wordCount: number;
+  fetchedAt: number;
+}
+
+type Row = typeof webPages.$inferSelect;
+
+const view = (row: Row): WebPage => ({
+  id: row.id,
+  url: row.url,
+  title: row.title,
+  wordCount: row.wordCount,
+  fetchedAt: row.fetchedAt,
+});
+
+function requireUrl(url: string): string {
+  const normalized = normalizeUrl(url);
+  if (normalized === null) throw new ServiceError("invalid_body", `Not an http(s) URL: '${url}'.`);
+  return normalized;
+}
+
+export function upsertWebPage(store: Store, page: NewWebPage): WebPage {
+  return upsertWebPages(store, [page])[0] as WebPage;
+}
+
+/**
+ * Adds pages, or replaces the text of pages already indexed under the same normalised URL (their id stays).
+ * Fingerprints of the new texts are computed before the write lock is taken.
+ */
+export function upsertWebPages(store: Store, pages: readonly NewWebPage[]): WebPage[] {
+  const prepared = pages.map((page) => ({
+    page: {
+      url: requireUrl(page.url),
+      title: page.title,
+      text: page.text,
+      wordCount: countWords(page.text),
+      fingerprintVersion: FINGERPRINT_VERSION,
+      fetchedAt: page.fetchedAt,
+    },
+    fingerprints: indexFingerprints(page.text),
+  }));
+  return inWriteTransaction(store, () =>
+    prepared.map(({ page, fingerprints }) => {
+      const existing = store.db.select().from(webPages).where(eq(webPages.url, page.url)).get();
+      if (existing === undefined) {
+        const row = { id: newId("wp_"), sourceKey: allocateSourceKey(store, "web"), ...page };
+        store.db.insert(webPages).values(row).run();
+        insertFingerprints(store, WEB_SCOPE, row.sourceKey, fingerprints);
+        return view(row);
+      }
+      deleteFingerprints(store, WEB_SCOPE, existing.sourceKey, existing.fingerprintVersion, () =>
+        indexFingerprints(existing.text),
+      );
+      store.db.update(webPages).set(page).where(eq(webPages.id, existing.id)).run();
+      insertFingerprints(store, WEB_SCOPE, existing.sourceKey, fingerprints);
+      return view({ ...existing, ...page });
+    }),
+  );
+}
+
+export function getWebPage(store: Store, url: string): (WebPage & { text: string }) | null {
+  const normalized = normalizeUrl(url);
+  if (normalized === null) return null;
+  const row = store.db.select().from(webPages).where(eq(webPages.url, normalized)).get();
+  return row === undefined ? null : { ...view(row), text: row.text };
+}
+
+/** Removes a page and its fingerprints; false when no page has that URL. */
+export function removeWebPage(store: Store, url: string): boolean {
+  const normalized = normalizeUrl(url);
+  if (normalized === null) return false;
+  return inWriteTransaction(store, () => {
+    const row = store.db.select().from(webPages).where(eq(webPages.url, normalized)).get();
+    if (row === undefined) return false;
+    deleteFingerprints(store, WEB_SCOPE, row.sourceKey, row.fingerprintVersion, () =>
+      indexFingerprints(row.text),
+    );
+    store.db.delete(webPages).where(eq(webPages.id, row.id)).run();
+    statementsFor(store.sqlite).deleteSourceKey.run(row.sourceKey);
+    return true;
+  });
+}
