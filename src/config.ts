@@ -29,6 +29,12 @@ export const IDEMPOTENCY_REPLAY_MS = 24 * 60 * 60 * 1000; // spec 4.1: 24 hours
 /** An in_progress idempotency record older than this belongs to a request that died: a retry may run again. */
 export const IDEMPOTENCY_STALE_MS = 2 * 60 * 1000;
 
+/** How long a worker's claim on a plagiarism scan lasts before another worker may take it over. */
+export function jobLeaseMs(env: Env = process.env): number {
+  const raw = env.TEXTSCAN_JOB_LEASE_MS;
+  return raw ? parseCount(raw, "TEXTSCAN_JOB_LEASE_MS") : 60_000;
+}
+
 export interface ServeConfig {
   host: string;
   port: number;

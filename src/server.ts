@@ -1,9 +1,11 @@
 import type { Server } from "bun";
-import { MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
+import { jobLeaseMs, MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
 import { loadDetector } from "./detection/index.ts";
 import { type Detector, inProcessDetector, workerPoolDetector } from "./detector/index.ts";
 import { createApp } from "./http/app.ts";
 import { createGateway } from "./http/gateway.ts";
+import { startWorkers } from "./jobs/index.ts";
+import { plagiarismCheck } from "./jobs/plagiarism.ts";
 import { createKeyVerifier } from "./keys/index.ts";
 import { RateLimiter } from "./ratelimit/index.ts";
 import { coreTasks, startScheduler } from "./scheduler/index.ts";
@@ -52,6 +54,10 @@ export function startServer(config: ServeConfig): RunningServer {
   const loadMs = performance.now() - loadStarted;
   const service = createService(store, { detector: workerPoolDetector() });
   const scheduler = startScheduler(coreTasks(store.db));
+  const jobs = startWorkers(
+    { db: store.db, clock: systemClock, run: plagiarismCheck(store), leaseMs: jobLeaseMs() },
+    config.workers,
+  );
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
@@ -78,6 +84,7 @@ export function startServer(config: ServeConfig): RunningServer {
     stop: async () => {
       scheduler.stop();
       await server.stop();
+      await jobs.stop();
       await service.stop();
     },
   };

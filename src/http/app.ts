@@ -7,6 +7,7 @@ import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { imageRoutes } from "./routes/image.ts";
+import { plagiarismRoutes } from "./routes/plagiarism.ts";
 import { scanRoutes } from "./routes/scans.ts";
 import { usageRoutes } from "./routes/usage.ts";
 
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps) {
       return errorResponse(toServiceError(code, error, request, requestId), requestId);
     })
     .use(detectRoutes(deps))
+    .use(plagiarismRoutes(deps.db))
     .use(scanRoutes(deps.db))
     .use(usageRoutes(deps.db))
     .use(imageRoutes());

@@ -1,7 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
 import { ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { AiTextResult, ErrorBody, Scan, Usage } from "./schemas.ts";
+import { AiTextResult, ErrorBody, PlagiarismResult, Scan, Usage } from "./schemas.ts";
 
 /** Codes every authenticated route can answer, whatever it does. */
 const AUTHENTICATED_ERRORS: ErrorCode[] = ["unauthorized", "rate_limited", "server_error"];
@@ -20,6 +20,10 @@ const OPERATION_ERRORS = new Map<string, ErrorCode[]>([
   [
     "post /api/v1/detect",
     ["invalid_body", "too_short", "too_long", "insufficient_credits", "unavailable", ...POST_ERRORS],
+  ],
+  [
+    "post /api/v1/plagiarism",
+    ["invalid_body", "too_short", "too_long", "insufficient_credits", "plan_required", ...POST_ERRORS],
   ],
   ["get /api/v1/scans/{id}", ["not_found"]],
   ["get /api/v1/usage", []],
@@ -107,6 +111,7 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
         ...((generated.components.schemas as Json | undefined) ?? {}),
         Scan,
         AiTextResult,
+        PlagiarismResult,
         Usage,
         Error: ErrorBody,
       },

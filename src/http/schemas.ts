@@ -21,10 +21,12 @@ export const Metadata = Type.Record(
   },
 );
 
-const ScanText = Type.String({ description: "40 to 25,000 words." });
-const Title = Type.String({ maxLength: TITLE_MAX, description: "Scan name shown in the dashboard." });
-const Author = Type.String({ maxLength: AUTHOR_MAX });
-const FolderId = Type.String({ description: "Dashboard folder; an unknown id fails with invalid_body." });
+export const ScanText = Type.String({ description: "40 to 25,000 words." });
+export const Title = Type.String({ maxLength: TITLE_MAX, description: "Scan name shown in the dashboard." });
+export const Author = Type.String({ maxLength: AUTHOR_MAX });
+export const FolderId = Type.String({
+  description: "Dashboard folder; an unknown id fails with invalid_body.",
+});
 
 export const DetectBody = Type.Object({
   text: ScanText,
@@ -67,6 +69,44 @@ export const AiTextResult = Type.Object(
     model_version: Type.String({ description: "Added within v1." }),
   },
   { $id: "AiTextResult" },
+);
+
+export const PlagiarismResult = Type.Object(
+  {
+    similarity: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: "Share of words matching a source, one decimal.",
+    }),
+    word_count: Type.Integer(),
+    matched_words: Type.Integer(),
+    sources: Type.Array(
+      Type.Object({
+        type: Type.Union([Type.Literal("web"), Type.Literal("document")]),
+        url: Type.Union([Type.String(), Type.Null()]),
+        title: Type.String(),
+        document_id: Type.Optional(
+          Type.String({ description: "Added within v1: the library document (`doc_...`)." }),
+        ),
+        matched_words: Type.Integer(),
+        percent: Type.Number(),
+        excerpt: Type.Union([Type.String(), Type.Null()]),
+        matches: Type.Array(
+          Type.Object({
+            start: Type.Integer(),
+            end: Type.Integer(),
+            source_start: Type.Integer(),
+            source_end: Type.Integer(),
+            matched_words: Type.Integer(),
+          }),
+          {
+            description: "Added within v1: offsets of each passage in the submitted text and in the source.",
+          },
+        ),
+      }),
+    ),
+  },
+  { $id: "PlagiarismResult" },
 );
 
 export const ScanError = Type.Object({ code: Type.String(), message: Type.String() });

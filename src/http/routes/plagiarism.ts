@@ -1,0 +1,79 @@
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { completeIdempotent } from "../../idempotency/index.ts";
+import { notifyJobsQueued } from "../../jobs/index.ts";
+import { createPlagiarismScan, MAX_EXCLUDE_URLS } from "../../scans/plagiarism.ts";
+import type { Db } from "../../store/db.ts";
+import { principalOf, requestContext } from "../context.ts";
+import { JSON_CONTENT_TYPE, jsonResponse } from "../envelope.ts";
+import { Author, FolderId, Metadata, Scan, ScanText, Title } from "../schemas.ts";
+
+export const PlagiarismBody = Type.Object({
+  text: ScanText,
+  title: Type.Optional(Title),
+  author: Type.Optional(Author),
+  folder_id: Type.Optional(FolderId),
+  exclude_urls: Type.Optional(
+    Type.Array(Type.String(), {
+      maxItems: MAX_EXCLUDE_URLS,
+      description: `Sources to ignore; up to ${MAX_EXCLUDE_URLS} URLs.`,
+    }),
+  ),
+  exclude_quotes: Type.Optional(
+    Type.Boolean({ default: true, description: "Skip text inside quotation marks of every common style." }),
+  ),
+  metadata: Type.Optional(Metadata),
+});
+
+export const plagiarismRoutes = (db: Db) =>
+  new Elysia({ name: "routes.plagiarism" }).post(
+    "/api/v1/plagiarism",
+    ({ body, request }) => {
+      const principal = principalOf(request);
+      const { idempotency } = requestContext(request);
+      let responseBody = "";
+      const outcome = createPlagiarismScan(
+        db,
+        principal.workspaceId,
+        {
+          text: body.text,
+          ...(body.title !== undefined && { title: body.title }),
+          ...(body.author !== undefined && { author: body.author }),
+          ...(body.folder_id !== undefined && { folderId: body.folder_id }),
+          ...(body.exclude_urls !== undefined && { excludeUrls: body.exclude_urls }),
+          excludeQuotes: body.exclude_quotes ?? true,
+          metadata: body.metadata ?? {},
+          source: "api",
+          apiKeyId: principal.apiKeyId,
+        },
+        {
+          inTransaction: (tx, out) => {
+            responseBody = JSON.stringify(out.scan);
+            if (idempotency) {
+              completeIdempotent(tx, idempotency, {
+                status: 202,
+                headers: { "content-type": JSON_CONTENT_TYPE, "x-credits-remaining": String(out.balance) },
+                body: responseBody,
+              });
+            }
+          },
+        },
+      );
+      notifyJobsQueued();
+      return jsonResponse(202, responseBody, { "x-credits-remaining": String(outcome.balance) });
+    },
+    {
+      parse: "json",
+      body: PlagiarismBody,
+      response: { 202: Scan },
+      detail: {
+        tags: ["Scans"],
+        summary: "Check text for plagiarism",
+        description:
+          "Compares text with web pages and the workspace library in the background. Answers 202 with a `queued` " +
+          "scan; poll GET /api/v1/scans/{id} (every 5 seconds is recommended) or receive a webhook. Costs 2 credits " +
+          "per word, charged on acceptance and refunded if the check fails. Plans Advanced and Team only; at most 10 " +
+          "checks running per workspace.",
+      },
+    },
+  );
