@@ -166,42 +166,115 @@ function sourceDistance(a: AlignedPassage, b: AlignedPassage): number {
   return Math.max(0, b.sourceStart - a.sourceEnd, a.sourceStart - b.sourceEnd);
 }
 
-function mergeFragments(fragments: AlignedPassage[], params: EngineParams): AlignedPassage[] {
-  fragments.sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: AlignedPassage[] = [];
-  for (const next of fragments) {
-    const current = merged[merged.length - 1];
-    if (current === undefined) {
-      merged.push({ ...next });
-      continue;
-    }
-    const gap = next.start - current.end;
-    if (gap <= params.mergeGap && sourceDistance(current, next) <= params.mergeSourceGap) {
-      const overlap = Math.max(0, Math.min(current.end, next.end) - next.start);
-      current.covered += Math.max(0, next.covered - overlap);
-      current.end = Math.max(current.end, next.end);
-      current.sourceStart = Math.min(current.sourceStart, next.sourceStart);
-      current.sourceEnd = Math.max(current.sourceEnd, next.sourceEnd);
-      continue;
-    }
-    if (gap < 0) {
-      // Overlapping in the submitted text but far apart in the source: the source repeats itself. Keep the
-      // better-supported fragment; a partial overlap keeps only the part of `next` beyond `current`.
-      if (next.covered > current.covered && next.end - next.start >= current.end - current.start) {
-        merged[merged.length - 1] = { ...next };
-      } else if (next.end > current.end) {
-        const cut = current.end - next.start;
-        merged.push({
-          start: current.end,
-          end: next.end,
-          sourceStart: Math.min(next.sourceStart + cut, next.sourceEnd),
-          sourceEnd: next.sourceEnd,
-          covered: Math.max(0, next.covered - cut),
-        });
-      }
-      continue;
-    }
-    merged.push({ ...next });
+/** Terms of the union of the source ranges of `parts`. */
+function sourceUnion(parts: AlignedPassage[]): number {
+  const ranges = parts.map((p) => [p.sourceStart, p.sourceEnd] as const).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let from = -1;
+  let to = -1;
+  for (const [a, b] of ranges) {
+    if (a > to) {
+      total += to - from;
+      from = a;
+      to = b;
+    } else to = Math.max(to, b);
   }
-  return merged.filter((p) => p.covered / (p.end - p.start) >= params.minSeedCoverage);
+  return total + (to - from);
+}
+
+/**
+ * Groups fragments into passages. Fragments that follow each other closely in the submitted text form a run;
+ * within a run, fragments whose source ranges lie close together (directly or through other fragments of the
+ * run) are one passage: the sentences of a reordered passage come back together in any order.
+ */
+function mergeFragments(fragments: AlignedPassage[], params: EngineParams): AlignedPassage[] {
+  // A lone seed or two that chained to nothing is chance, not a piece of a passage: merging it would only
+  // stretch a real passage's source range.
+  // Words matched twice (a source that repeats a phrase) are settled first, so that the weaker match cannot
+  // join the passage and stretch its source range.
+  const solid = resolveOverlaps(fragments.filter((f) => f.end - f.start >= params.minFragmentTerms));
+  const passages: AlignedPassage[] = [];
+  let run: AlignedPassage[] = [];
+  let runEnd = Number.NEGATIVE_INFINITY;
+  for (const fragment of solid) {
+    if (fragment.start - runEnd > params.mergeGap && run.length > 0) {
+      passages.push(...mergeRun(run, params));
+      run = [];
+    }
+    run.push(fragment);
+    runEnd = Math.max(runEnd, fragment.end);
+  }
+  if (run.length > 0) passages.push(...mergeRun(run, params));
+  return resolveOverlaps(passages).filter((p) => p.covered / (p.end - p.start) >= params.minSeedCoverage);
+}
+
+function mergeRun(run: AlignedPassage[], params: EngineParams): AlignedPassage[] {
+  // Union-find over the run: two fragments join when their source ranges are close.
+  const parent = run.map((_, i) => i);
+  const find = (i: number): number => {
+    let root = i;
+    while (parent[root] !== root) root = parent[root] as number;
+    parent[i] = root;
+    return root;
+  };
+  for (let a = 0; a < run.length; a++) {
+    for (let b = a + 1; b < run.length; b++) {
+      if (sourceDistance(run[a] as AlignedPassage, run[b] as AlignedPassage) <= params.mergeSourceGap) {
+        parent[find(b)] = find(a);
+      }
+    }
+  }
+  const groups = new Map<number, AlignedPassage[]>();
+  run.forEach((fragment, i) => {
+    const root = find(i);
+    const group = groups.get(root);
+    if (group === undefined) groups.set(root, [fragment]);
+    else group.push(fragment);
+  });
+  return [...groups.values()].flatMap((parts) => {
+    if (parts.length === 1) return parts;
+    const passage: AlignedPassage = {
+      start: Math.min(...parts.map((p) => p.start)),
+      end: Math.max(...parts.map((p) => p.end)),
+      sourceStart: Math.min(...parts.map((p) => p.sourceStart)),
+      sourceEnd: Math.max(...parts.map((p) => p.sourceEnd)),
+      covered: 0,
+    };
+    passage.covered = Math.min(
+      passage.end - passage.start,
+      parts.reduce((sum, p) => sum + p.covered, 0),
+    );
+    // Kept whole only if its parts also fill most of the merged source range, as reordered sentences do.
+    const fillsSource =
+      sourceUnion(parts) >= params.minSeedCoverage * (passage.sourceEnd - passage.sourceStart);
+    return fillsSource ? [passage] : parts;
+  });
+}
+
+/**
+ * Passages of one source that overlap in the submitted text (its words matched in two places of a source that
+ * repeats itself): a passage mostly inside another gives way to the better-supported one; a partial overlap
+ * is cut from the later passage.
+ */
+function resolveOverlaps(passages: AlignedPassage[]): AlignedPassage[] {
+  passages.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: AlignedPassage[] = [];
+  for (const next of passages) {
+    const current = kept[kept.length - 1];
+    const overlap = current === undefined ? 0 : Math.max(0, Math.min(current.end, next.end) - next.start);
+    if (current === undefined || overlap === 0) {
+      kept.push(next);
+    } else if (overlap * 2 >= next.end - next.start) {
+      if (next.covered > current.covered) kept[kept.length - 1] = next;
+    } else {
+      kept.push({
+        start: current.end,
+        end: next.end,
+        sourceStart: Math.min(next.sourceStart + overlap, next.sourceEnd),
+        sourceEnd: next.sourceEnd,
+        covered: Math.max(0, next.covered - overlap),
+      });
+    }
+  }
+  return kept;
 }

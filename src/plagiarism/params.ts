@@ -24,6 +24,8 @@ export interface EngineParams {
   maxGap: number;
   /** Largest difference between the steps on the two sides: how many words may be inserted or deleted at once. */
   maxSkew: number;
+  /** Fragments shorter than this (terms) before merging are chance matches of a seed or two: dropped. */
+  minFragmentTerms: number;
   /** Neighbouring passages of one source closer than this (terms, in the submitted text) become one. */
   mergeGap: number;
   /** ... provided their source ranges are at most this far apart (terms): reordered sentences of one passage. */
@@ -40,11 +42,12 @@ export const DEFAULT_PARAMS: EngineParams = {
   maxSourcesPerFingerprint: 200,
   maxCandidates: 100,
   seedLength: 3,
-  maxGap: 8,
-  maxSkew: 4,
-  mergeGap: 16,
+  maxGap: 10,
+  maxSkew: 5,
+  minFragmentTerms: 6,
+  mergeGap: 24,
   mergeSourceGap: 64,
   minPassageWords: 12,
-  minSeedCoverage: 0.5,
+  minSeedCoverage: 0.4,
   maxExcerptChars: 600,
 };
