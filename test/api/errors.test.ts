@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { detect as scoreText } from "../../src/detection/index.ts";
 import { revokeKey } from "../../src/keys/index.ts";
 import { essay, json, type TestApp, testApp } from "../support/harness.ts";
 
@@ -324,5 +325,35 @@ describe("server_error (500)", () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
     expect(retry.headers.get("x-credits-remaining")).toBe("950");
+  });
+});
+
+describe("unavailable (503)", () => {
+  test("a detector that cannot score answers 503, charges nothing and frees the Idempotency-Key", async () => {
+    let healthy = false;
+    const flaky = testApp({
+      detector: {
+        // The failure is injected at the engine's seam, as a crashed detection thread would fail.
+        score: async (text, options) => {
+          if (!healthy) throw new Error("detection worker crashed");
+          return scoreText(text, options);
+        },
+        close: () => {},
+      },
+    });
+    try {
+      const { key } = flaky.workspace({ credits: 1_000 });
+      const body = { text: essay(50) };
+      const headers = { "idempotency-key": "after-503" };
+      const res = await flaky.request("POST", "/api/v1/detect", { key, body, headers });
+      await expectError(res, 503, "api_error", "unavailable");
+      expect((await json(flaky.request("GET", "/api/v1/usage", { key }))).credits.balance).toBe(1_000);
+      healthy = true;
+      const retry = await flaky.request("POST", "/api/v1/detect", { key, body, headers });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    } finally {
+      await flaky.close();
+    }
   });
 });
