@@ -1,0 +1,349 @@
+import { Cron } from "croner";
+import { onOutboxWrite } from "../events/outbox.ts";
+import { newId } from "../ids.ts";
+import { writeTransaction } from "../store/db.ts";
+import { leaseMs, maxAttemptsOf } from "./config.ts";
+import { signingSecrets } from "./endpoints.ts";
+import type { WebhookRuntime } from "./runtime.ts";
+import { guardOf } from "./runtime.ts";
+import { type FetchLike, send, USER_AGENT } from "./sender.ts";
+import { signatureHeader } from "./signing.ts";
+import { judgeDestination } from "./url-guard.ts";
+
+/**
+ * The dispatcher reads the outbox and delivers it (DESIGN: dispatcher). Every attempt is claimed first: one
+ * IMMEDIATE transaction picks due deliveries and puts a lease on them, so two processes on one store never send
+ * the same attempt at once. The outcome is written by the lease holder only. A process that dies mid-attempt
+ * leaves its lease to expire; the next claim marks that attempt `interrupted` and sends again (at-least-once).
+ */
+export interface Dispatcher {
+  /** Delivers everything due now and waits for the outcomes (tests step this after moving their clock). */
+  runDue(): Promise<number>;
+  /** Claims one delivery if it is due and unclaimed, sends it and records the outcome; false if not claimed. */
+  deliverNow(deliveryId: string): Promise<boolean>;
+  /** Background mode: a croner job every second plus the immediate kick after each outbox write. */
+  start(): void;
+  /** Stops claiming, lets attempts in flight finish and records them. */
+  stop(): Promise<void>;
+}
+
+interface Claim {
+  deliveryId: string;
+  attemptId: string;
+  endpointId: string;
+  eventType: string;
+  payload: string;
+  url: string;
+  secrets: string[] | Error;
+}
+
+interface Outcome {
+  claim: Claim;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  durationMs: number;
+}
+
+interface CandidateRow {
+  id: string;
+  endpoint_id: string;
+  attempts: number;
+  max_attempts: number | null;
+  lease_token: string | null;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  type: string;
+  payload: string;
+}
+
+/**
+ * Due, unleased deliveries of active endpoints (webhook.test goes even to a paused one), at most `cap` per
+ * endpoint counting those already in flight anywhere, oldest due first. Window functions and CTEs are standard
+ * SQL (PostgreSQL has them), so the claim carries over when the store does.
+ */
+const CLAIM_SQL = `
+WITH due AS (
+  SELECT d.id, d.endpoint_id, d.next_attempt_at,
+         ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rn
+  FROM webhook_deliveries d
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  JOIN events ev ON ev.id = d.event_id
+  WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+    AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?1)
+    AND (e.status = 'active' OR ev.type = 'webhook.test')
+    AND (?4 IS NULL OR d.id = ?4)
+),
+busy AS (
+  SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
+  WHERE lease_expires_at > ?1 AND status = 'pending'
+  GROUP BY endpoint_id
+)
+SELECT d.id, d.endpoint_id, d.attempts, d.max_attempts, d.lease_token,
+       e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, ev.type, ev.payload
+FROM due
+JOIN webhook_deliveries d ON d.id = due.id
+JOIN webhook_endpoints e ON e.id = d.endpoint_id
+JOIN events ev ON ev.id = d.event_id
+LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id
+WHERE due.rn + COALESCE(busy.n, 0) <= ?2
+ORDER BY due.next_attempt_at, due.id
+LIMIT ?3`;
+
+const INTERRUPTED =
+  "no outcome was recorded before the lease expired (the server stopped during the attempt)";
+
+export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLike } = {}): Dispatcher {
+  const sqlite = rt.db.$client;
+  const { settings } = rt;
+  const fetchImpl = options.fetch ?? fetch;
+  const inFlight = new Set<Promise<void>>();
+  let outcomes: Outcome[] = [];
+  let settleScheduled = false;
+  let stopped = false;
+  let cron: Cron | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  /** Claims up to `limit` due deliveries in one IMMEDIATE transaction. */
+  function claim(limit: number, onlyId: string | null = null): Claim[] {
+    if (limit <= 0) return [];
+    return writeTransaction(rt.db, () => {
+      const now = rt.clock();
+      const rows = sqlite
+        .query<CandidateRow, [number, number, number, string | null]>(CLAIM_SQL)
+        .all(now, settings.perEndpointConcurrency, limit, onlyId);
+      const claims: Claim[] = [];
+      for (const row of rows) {
+        if (row.lease_token !== null) {
+          sqlite
+            .query(
+              "UPDATE webhook_attempts SET outcome = 'interrupted', error = ?1 WHERE id = ?2 AND outcome = 'in_flight'",
+            )
+            .run(INTERRUPTED, row.lease_token);
+        }
+        if (row.attempts >= maxAttemptsOf(settings, row.max_attempts)) {
+          // Its last attempt was cut short: it ends visibly failed (a manual retry sends it again), never lost.
+          sqlite
+            .query(
+              `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_expires_at = NULL,
+               lease_token = NULL, last_error = ?1, updated_at = ?2 WHERE id = ?3`,
+            )
+            .run(`last attempt interrupted: ${INTERRUPTED}`, now, row.id);
+          continue;
+        }
+        const attemptId = newId("wha_");
+        const attempt = row.attempts + 1;
+        sqlite
+          .query(
+            `UPDATE webhook_deliveries SET attempts = ?1, lease_token = ?2, lease_expires_at = ?3,
+             last_attempt_at = ?4, updated_at = ?4 WHERE id = ?5`,
+          )
+          .run(attempt, attemptId, now + leaseMs(settings), now, row.id);
+        sqlite
+          .query(
+            `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, workspace_id, attempt, outcome, started_at)
+             SELECT ?1, id, endpoint_id, workspace_id, ?2, 'in_flight', ?3 FROM webhook_deliveries WHERE id = ?4`,
+          )
+          .run(attemptId, attempt, now, row.id);
+        claims.push({
+          deliveryId: row.id,
+          attemptId,
+          endpointId: row.endpoint_id,
+          eventType: row.type,
+          payload: row.payload,
+          url: row.url,
+          secrets: openSecrets(row, now),
+        });
+      }
+      return claims;
+    });
+  }
+
+  function openSecrets(row: CandidateRow, now: number): string[] | Error {
+    try {
+      return signingSecrets(
+        rt,
+        {
+          id: row.endpoint_id,
+          secret: row.secret,
+          previousSecret: row.previous_secret,
+          previousSecretExpiresAt: row.previous_secret_expires_at,
+        },
+        now,
+      );
+    } catch (error) {
+      return error instanceof Error ? error : new Error("the signing secret could not be read");
+    }
+  }
+
+  async function attempt(claim: Claim): Promise<Outcome> {
+    const started = performance.now();
+    const finish = (result: Omit<Outcome, "claim" | "durationMs">): Outcome => ({
+      claim,
+      ...result,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (claim.secrets instanceof Error) {
+      return finish({ ok: false, statusCode: null, error: claim.secrets.message, excerpt: null });
+    }
+    const url = new URL(claim.url);
+    // Checked again at every attempt: the name may resolve elsewhere than when the endpoint was created.
+    const destination = await judgeDestination(url, guardOf(rt));
+    if (destination.kind !== "allowed") {
+      return finish({ ok: false, statusCode: null, error: destination.reason, excerpt: null });
+    }
+    const timestamp = Math.floor(rt.clock() / 1000);
+    const result = await send(
+      {
+        url,
+        ...(destination.addresses[0] && { address: destination.addresses[0] }),
+        headers: {
+          "content-type": "application/json",
+          "user-agent": USER_AGENT,
+          "service-signature": signatureHeader(claim.secrets, timestamp, claim.payload),
+          "service-event": claim.eventType,
+          "service-delivery": claim.attemptId,
+        },
+        body: claim.payload,
+        timeoutMs: settings.timeoutMs,
+      },
+      fetchImpl,
+    );
+    return finish(result);
+  }
+
+  /** Writes buffered outcomes in one transaction; a delivery whose lease moved on is left to its new holder. */
+  function record(batch: Outcome[]): void {
+    if (batch.length === 0) return;
+    writeTransaction(rt.db, () => {
+      const now = rt.clock();
+      for (const outcome of batch) {
+        const { claim } = outcome;
+        sqlite
+          .query(
+            `UPDATE webhook_attempts SET outcome = ?1, duration_ms = ?2, status_code = ?3, error = ?4,
+             response_excerpt = ?5 WHERE id = ?6`,
+          )
+          .run(
+            outcome.ok ? "succeeded" : "failed",
+            outcome.durationMs,
+            outcome.statusCode,
+            outcome.error,
+            outcome.excerpt,
+            claim.attemptId,
+          );
+        const delivery = sqlite
+          .query<{ attempts: number; max_attempts: number | null; lease_token: string | null }, [string]>(
+            "SELECT attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = ?1",
+          )
+          .get(claim.deliveryId);
+        if (!delivery || delivery.lease_token !== claim.attemptId) continue;
+        let status: "succeeded" | "failed" | "pending" = "succeeded";
+        let next: number | null = null;
+        if (!outcome.ok) {
+          const delayS = settings.retryScheduleS[delivery.attempts - 1];
+          const exhausted =
+            delivery.attempts >= maxAttemptsOf(settings, delivery.max_attempts) || delayS === undefined;
+          status = exhausted ? "failed" : "pending";
+          next = exhausted ? null : now + Math.round(delayS * 1000);
+        }
+        sqlite
+          .query(
+            `UPDATE webhook_deliveries SET status = ?1, next_attempt_at = ?2, lease_expires_at = NULL,
+             lease_token = NULL, last_status_code = ?3, last_error = ?4, updated_at = ?5 WHERE id = ?6`,
+          )
+          .run(status, next, outcome.statusCode, outcome.error, now, claim.deliveryId);
+      }
+    });
+  }
+
+  function flush(): void {
+    const batch = outcomes;
+    outcomes = [];
+    try {
+      record(batch);
+    } catch (error) {
+      // Kept for the next flush; if this process dies first, the leases expire and the attempts are redone.
+      outcomes = batch.concat(outcomes);
+      console.error("webhook dispatcher: recording outcomes failed:", (error as Error).message);
+    }
+  }
+
+  function launch(claim: Claim): void {
+    const task = attempt(claim)
+      .then((outcome) => {
+        outcomes.push(outcome);
+      })
+      .finally(() => {
+        inFlight.delete(task);
+        scheduleSettle();
+      });
+    inFlight.add(task);
+  }
+
+  /** Coalesces completions of one turn of the event loop into one outcome write and one refill. */
+  function scheduleSettle(): void {
+    if (settleScheduled) return;
+    settleScheduled = true;
+    setImmediate(() => {
+      settleScheduled = false;
+      flush();
+      fill();
+    });
+  }
+
+  /** Tops up the requests in flight to the concurrency limit. */
+  function fill(): void {
+    if (stopped) return;
+    try {
+      while (inFlight.size < settings.concurrency) {
+        const wanted = settings.concurrency - inFlight.size;
+        const claims = claim(wanted);
+        for (const c of claims) launch(c);
+        if (claims.length < wanted) return;
+      }
+    } catch (error) {
+      console.error("webhook dispatcher: claiming deliveries failed:", (error as Error).message);
+    }
+  }
+
+  return {
+    async runDue() {
+      let attempts = 0;
+      for (;;) {
+        const claims = claim(settings.concurrency);
+        if (claims.length === 0) return attempts;
+        attempts += claims.length;
+        record(await Promise.all(claims.map(attempt)));
+      }
+    },
+    async deliverNow(deliveryId) {
+      const [claimed] = claim(1, deliveryId);
+      if (!claimed) return false;
+      record([await attempt(claimed)]);
+      return true;
+    },
+    start() {
+      if (cron) return;
+      stopped = false;
+      unsubscribe = onOutboxWrite(fill);
+      cron = new Cron("* * * * * *", { name: "webhook-dispatcher", protect: true, unref: true }, () => {
+        flush();
+        fill();
+      });
+      fill();
+    },
+    async stop() {
+      stopped = true;
+      cron?.stop();
+      cron = undefined;
+      unsubscribe?.();
+      unsubscribe = undefined;
+      await Promise.allSettled([...inFlight]);
+      flush();
+    },
+  };
+}
