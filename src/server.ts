@@ -11,6 +11,7 @@ import { RateLimiter } from "./ratelimit/index.ts";
 import { coreTasks, startScheduler } from "./scheduler/index.ts";
 import { openStore, type Store } from "./store/db.ts";
 import { type Clock, systemClock } from "./time.ts";
+import { startDispatcher, webhookTasks } from "./webhooks/index.ts";
 
 export interface Service {
   store: Store;
@@ -53,7 +54,8 @@ export function startServer(config: ServeConfig): RunningServer {
   loadDetector();
   const loadMs = performance.now() - loadStarted;
   const service = createService(store, { detector: workerPoolDetector() });
-  const scheduler = startScheduler(coreTasks(store.db));
+  const scheduler = startScheduler([...coreTasks(store.db), ...webhookTasks(store.db)]);
+  const dispatcher = startDispatcher(store.db);
   const jobs = startWorkers(
     { db: store.db, clock: systemClock, run: plagiarismCheck(store), leaseMs: jobLeaseMs() },
     config.workers,
@@ -85,6 +87,7 @@ export function startServer(config: ServeConfig): RunningServer {
       scheduler.stop();
       await server.stop();
       await jobs.stop();
+      await dispatcher.stop();
       await service.stop();
     },
   };

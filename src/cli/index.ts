@@ -3,9 +3,10 @@ import { adminCommands } from "./admin.ts";
 import { type Command, helpText, runCommand, UsageError } from "./command.ts";
 import { detectCommand } from "./detect.ts";
 import { serveCommand } from "./serve.ts";
+import { webhookCommands } from "./webhook.ts";
 
 /** Every command of the binary. Other rooms (library, web, webhook) add theirs to this list. */
-export const COMMANDS: Command[] = [serveCommand, ...adminCommands, detectCommand];
+export const COMMANDS: Command[] = [serveCommand, ...adminCommands, detectCommand, ...webhookCommands];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

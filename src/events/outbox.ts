@@ -79,7 +79,8 @@ export function onOutboxWrite(listener: OutboxListener): () => void {
   return () => listeners.delete(listener);
 }
 
-function scheduleKick(): void {
+/** Announces new due deliveries written outside recordEvent (test events, retries, a resumed endpoint). */
+export function scheduleKick(): void {
   if (kickPending || listeners.size === 0) return;
   kickPending = true;
   setTimeout(() => {

@@ -10,6 +10,7 @@ import { imageRoutes } from "./routes/image.ts";
 import { plagiarismRoutes } from "./routes/plagiarism.ts";
 import { scanRoutes } from "./routes/scans.ts";
 import { usageRoutes } from "./routes/usage.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 export interface AppDeps {
   db: Db;
@@ -31,7 +32,8 @@ export function createApp(deps: AppDeps) {
     .use(plagiarismRoutes(deps.db))
     .use(scanRoutes(deps.db))
     .use(usageRoutes(deps.db))
-    .use(imageRoutes());
+    .use(imageRoutes())
+    .use(webhookRoutes(deps.db));
   return api.use(docsRoutes(api));
 }
 

@@ -101,6 +101,7 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
     tags: [
       { name: "Scans", description: "Create and retrieve scans." },
       { name: "Account", description: "Plan, credits and limits." },
+      { name: "Webhooks", description: "Endpoints that receive signed scan events, and their delivery log." },
       { name: "Meta" },
     ],
     security: [{ bearerAuth: [] }],
