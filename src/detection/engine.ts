@@ -3,8 +3,8 @@
  * after `loadDetector` (which the first `detect` call runs if the server did not).
  */
 import { countWords, detectLanguage, normalizeText, readingEase, splitSentences } from "../text/index.ts";
-import { analyseDocument, type DocumentAnalysis, sentenceFeatureVector } from "./analysis.ts";
-import { logit, predictProbability, sigmoid } from "./classifier.ts";
+import { analyseDocument, type DocumentAnalysis, documentLogit, sentenceFeatureVectors } from "./analysis.ts";
+import { predictProbability, sigmoid } from "./classifier.ts";
 import { loadEnglishLanguageModel } from "./english-lm.ts";
 import { UnsupportedLanguageError } from "./errors.ts";
 import type { LanguageModel } from "./language-model.ts";
@@ -79,12 +79,12 @@ export function detect(text: string, options: DetectOptions = {}): DetectionResu
   const normalized = normalizeText(text);
   const { language, scored } = resolveLanguage(normalized, options.language);
   let analysis: DocumentAnalysis | null = null;
-  let documentLogit = 0;
+  let docLogit = 0;
   let aiProbability = UNSCORED_AI_PROBABILITY;
   if (scored) {
     analysis = analyseDocument(text, lm);
-    documentLogit = logit(model.document, analysis.features);
-    aiProbability = sigmoid(model.document.calibrationSlope * documentLogit + model.document.calibrationBias);
+    docLogit = documentLogit(model.document, analysis);
+    aiProbability = sigmoid(model.document.calibrationSlope * docLogit + model.document.calibrationBias);
   }
   const spans = analysis ? analysis.spans : splitSentences(text);
   const reportedProbability = roundProbability(aiProbability);
@@ -96,15 +96,15 @@ export function detect(text: string, options: DetectOptions = {}): DetectionResu
     ai_probability: reportedProbability,
     word_count: countWords(text),
     sentence_count: spans.length,
-    readability: readingEase(normalized),
+    readability: readingEase(normalized, spans.length),
     language,
     model_version: model.version,
   };
   if (options.sentences !== false) {
+    const rows = analysis ? sentenceFeatureVectors(analysis, model.document, docLogit) : [];
     result.sentences = spans.map((span, i): SentenceResult => {
-      const p = analysis
-        ? predictProbability(model.sentence, sentenceFeatureVector(analysis, i, documentLogit))
-        : UNSCORED_AI_PROBABILITY;
+      const row = rows[i];
+      const p = row ? predictProbability(model.sentence, row) : UNSCORED_AI_PROBABILITY;
       const rounded = roundProbability(p);
       return {
         text: span.text,

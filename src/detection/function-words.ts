@@ -10,3 +10,20 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
     "however therefore thus although though whether may might must shall upon within without"
   ).split(" "),
 );
+
+/**
+ * Words that chat-tuned models use far more often than people do, across vendors (a register, not a topic).
+ * Connectives that writing courses teach ("moreover", "in conclusion", "firstly") are deliberately absent:
+ * students, and non-native students most of all, use them heavily.
+ */
+export const MACHINE_REGISTER_WORDS: ReadonlySet<string> = new Set(
+  (
+    "delve delves delving tapestry multifaceted intricate intricacies pivotal paramount underscore underscores " +
+    "underscoring showcase showcases showcasing foster fosters fostering navigate navigating navigates realm " +
+    "landscape nuanced holistic seamless seamlessly robust leverage leveraging leverages comprehensive " +
+    "crucial vital enhance enhances enhancing enhanced ensuring additionally notably ultimately overall " +
+    "testament embark embarking endeavor endeavors resonate resonates vibrant bustling meticulous meticulously " +
+    "streamline streamlined facilitate facilitates facilitating utilize utilizes utilizing optimize invaluable " +
+    "insights insightful commendable noteworthy garner garnered elevate elevates profound unwavering"
+  ).split(" "),
+);

@@ -19,17 +19,30 @@ export interface TokenScores {
   contextGainSum: number;
   /** Histogram of log-probabilities (GLTR-style rank buckets, by probability instead of rank). */
   buckets: number[];
+  /** Context-free word rarity: unigram log-probabilities of the scored tokens, and their squares. */
+  unigramLogProbSum: number;
+  unigramLogProbSqSum: number;
+  /** Histogram of frequency ranks (top 100, 1,000, 10,000, rest): vocabulary register. */
+  rankBuckets: number[];
 }
 
 export interface LanguageModel {
   readonly bucketCount: number;
+  readonly rankBucketCount: number;
   /** Scores lower-cased words of one sentence (sentence boundaries are the model's context boundaries). */
   score(tokens: readonly string[]): TokenScores;
+  /** Frequency rank of a lower-cased word (0 = most frequent), or -1 when the word is not in the vocabulary. */
+  rank(word: string): number;
 }
 
 /** A model that knows no words: every LM feature is zero. Used before a real LM is derived. */
 export class EmptyLanguageModel implements LanguageModel {
   readonly bucketCount = 0;
+  readonly rankBucketCount = 0;
+
+  rank(_word: string): number {
+    return -1;
+  }
 
   score(tokens: readonly string[]): TokenScores {
     return {
@@ -41,6 +54,9 @@ export class EmptyLanguageModel implements LanguageModel {
       expectedVarianceSum: 0,
       contextGainSum: 0,
       buckets: [],
+      unigramLogProbSum: 0,
+      unigramLogProbSqSum: 0,
+      rankBuckets: [],
     };
   }
 }

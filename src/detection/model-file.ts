@@ -6,12 +6,26 @@
 import { readFileSync } from "node:fs";
 import type { LogisticModel } from "./classifier.ts";
 import detectorModelPath from "./detector.model.json" with { type: "file" };
+import { STYLE_DIMENSIONS, type StyleBagModel } from "./style-bag.ts";
+import type { BoostedTrees } from "./trees.ts";
+
+/** Document classifier: a style bag and boosted trees, blended, then calibrated. */
+export interface DocumentClassifier {
+  bag: StyleBagModel;
+  trees: BoostedTrees;
+  /** Blend: bagWeight * bag / bagScale + (1 - bagWeight) * trees / treeScale. */
+  bagWeight: number;
+  bagScale: number;
+  treeScale: number;
+  /** p(ai) = sigmoid(calibrationSlope * blend + calibrationBias). */
+  calibrationSlope: number;
+  calibrationBias: number;
+}
 
 export interface DetectorModel {
   version: string;
-  /** Document-level classifier over `documentFeatures`. */
-  document: LogisticModel;
-  /** Sentence-level classifier over `sentenceFeatures` plus the document logit as its last feature. */
+  document: DocumentClassifier;
+  /** Sentence-level classifier over `sentenceFeatureVector`. */
   sentence: LogisticModel;
   /** Provenance: data, seed, and evaluation summary at training time. */
   trainedOn: Record<string, unknown>;
@@ -32,16 +46,38 @@ function isLogisticModel(value: unknown): value is LogisticModel {
   );
 }
 
+function isDocumentClassifier(value: unknown): value is DocumentClassifier {
+  if (typeof value !== "object" || value === null) return false;
+  const m = value as Record<string, unknown>;
+  const bag = m.bag as Record<string, unknown> | undefined;
+  const trees = m.trees as Record<string, unknown> | undefined;
+  return (
+    typeof bag?.bias === "number" &&
+    Array.isArray(bag.weights) &&
+    bag.weights.length === STYLE_DIMENSIONS &&
+    typeof trees?.baseScore === "number" &&
+    Array.isArray(trees.trees) &&
+    ["bagWeight", "bagScale", "treeScale", "calibrationSlope", "calibrationBias"].every(
+      (k) => typeof m[k] === "number",
+    )
+  );
+}
+
 export function parseDetectorModel(json: string): DetectorModel {
   const parsed: unknown = JSON.parse(json);
   if (typeof parsed !== "object" || parsed === null) throw new Error("detector model: not an object");
   const m = parsed as Record<string, unknown>;
-  if (typeof m.version !== "string" || !isLogisticModel(m.document) || !isLogisticModel(m.sentence)) {
+  if (typeof m.version !== "string" || !isDocumentClassifier(m.document) || !isLogisticModel(m.sentence)) {
     throw new Error("detector model: missing version, document or sentence classifier");
   }
+  const document = m.document;
   return {
     version: m.version,
-    document: m.document,
+    // Typed weights: faster lookups than a plain array of 65,536 numbers.
+    document: {
+      ...document,
+      bag: { bias: document.bag.bias, weights: Float64Array.from(document.bag.weights) },
+    },
     sentence: m.sentence,
     trainedOn: (m.trainedOn as Record<string, unknown>) ?? {},
   };

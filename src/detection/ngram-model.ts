@@ -8,9 +8,12 @@ import { BACKOFF_STEP, LOG_PROB_STEP, type NgramTables, trigramKey } from "./ngr
 /** Bucket edges on natural-log probability: p > 0.1, 0.01, 0.001, 0.0001, and below. */
 const BUCKET_EDGES = [1, 2, 3, 4].map((k) => -k * Math.LN10);
 const NO_WORD = -1;
+/** Word ids are frequency ranks (the vocabulary is stored most frequent first). */
+const RANK_EDGES = [100, 1000, 10000];
 
 export class NgramLanguageModel implements LanguageModel {
   readonly bucketCount = BUCKET_EDGES.length + 1;
+  readonly rankBucketCount = RANK_EDGES.length + 1;
   readonly #t: NgramTables;
 
   constructor(tables: NgramTables) {
@@ -90,6 +93,10 @@ export class NgramLanguageModel implements LanguageModel {
     return out;
   }
 
+  rank(word: string): number {
+    return this.#t.wordIds.get(word) ?? -1;
+  }
+
   score(tokens: readonly string[]): TokenScores {
     const t = this.#t;
     const scores: TokenScores = {
@@ -101,6 +108,9 @@ export class NgramLanguageModel implements LanguageModel {
       expectedVarianceSum: 0,
       contextGainSum: 0,
       buckets: new Array<number>(this.bucketCount).fill(0),
+      unigramLogProbSum: 0,
+      unigramLogProbSqSum: 0,
+      rankBuckets: new Array<number>(this.rankBucketCount).fill(0),
     };
     let h2 = NO_WORD;
     let h = t.sentenceStart;
@@ -122,7 +132,13 @@ export class NgramLanguageModel implements LanguageModel {
         scores.logProbSqSum += lp * lp;
         scores.surpriseGapSum += lp - expected;
         scores.expectedVarianceSum += variance;
-        scores.contextGainSum += lp - (t.unigramLogProb[w] ?? 0);
+        const unigram = t.unigramLogProb[w] ?? 0;
+        scores.contextGainSum += lp - unigram;
+        scores.unigramLogProbSum += unigram;
+        scores.unigramLogProbSqSum += unigram * unigram;
+        let rank = 0;
+        while (rank < RANK_EDGES.length && w >= (RANK_EDGES[rank] ?? 0)) rank++;
+        scores.rankBuckets[rank] = (scores.rankBuckets[rank] ?? 0) + 1;
         let bucket = 0;
         while (bucket < BUCKET_EDGES.length && lp <= (BUCKET_EDGES[bucket] ?? 0)) bucket++;
         scores.buckets[bucket] = (scores.buckets[bucket] ?? 0) + 1;

@@ -17,10 +17,11 @@ export function countSyllables(word: string): number {
   return Math.max(1, groups ? groups.length : 1);
 }
 
-export function readingEase(text: string): number {
+/** `sentenceCount` may be passed by a caller that has already split the text (saves a second split). */
+export function readingEase(text: string, sentenceCount?: number): number {
   const words = text.match(LETTER_WORD) ?? [];
   if (words.length === 0) return 0;
-  const sentences = Math.max(1, splitSentences(text).length);
+  const sentences = Math.max(1, sentenceCount ?? splitSentences(text).length);
   let syllables = 0;
   for (const word of words) syllables += countSyllables(word);
   const score = 206.835 - 1.015 * (words.length / sentences) - 84.6 * (syllables / words.length);

@@ -140,9 +140,30 @@ const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
 const BULLET =
   /^(?:[-*+\u2022\u2023\u25E6\u2043\u2219\u00B7\u25AA\u25CF\u2013\u2014]|\(?\d{1,3}[.)]|\(?(?:[a-zA-Z]|[ivxlcdm]{1,5})\))[ \t\u00A0]+/;
 
+/** Whitespace or an invisible format character, by code point (hot path: no regular expression). */
 function isSpace(ch: string | undefined): boolean {
-  return ch !== undefined && (/\s/.test(ch) || INVISIBLE.test(ch));
+  if (ch === undefined || ch === "") return false;
+  const c = ch.charCodeAt(0);
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  if (c < 128) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0xad ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200d) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x2060 ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
+
+/** Characters where a sentence may end: line breaks and terminal punctuation. */
+const CANDIDATE = /[\n.!?\u2026\u203C\u2047-\u2049\u3002\uFF01\uFF1F\uFF61]/g;
 
 function isLetterOrDigit(ch: string): boolean {
   return /[\p{L}\p{N}]/u.test(ch);
@@ -202,6 +223,11 @@ function boundaries(text: string): number[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
+    // Jump straight to the next character that could end a sentence.
+    CANDIDATE.lastIndex = i;
+    const found = CANDIDATE.exec(text);
+    if (!found) break;
+    i = found.index;
     const ch = text[i] ?? "";
     if (ch === "\n") {
       if (lineBreakSplits(text, i)) cuts.push(i);
