@@ -254,7 +254,6 @@ export const webhookCommands: Command[] = [
       if (status !== undefined && status !== "pending" && status !== "succeeded" && status !== "failed") {
         throw new UsageError("--status must be pending, succeeded or failed");
       }
-      if (limit !== undefined && (limit < 1 || limit > 100)) throw new UsageError("--limit must be 1-100");
       const page = listDeliveries(rt, workspaceId, id, {
         ...(limit !== undefined && { limit }),
         ...(status !== undefined && { status }),

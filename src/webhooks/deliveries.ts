@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { events, webhookAttempts, webhookDeliveries } from "../../schema/index.ts";
-import { notFound } from "../errors.ts";
+import { invalidBody, notFound } from "../errors.ts";
 import { scheduleKick } from "../events/outbox.ts";
 import { newId } from "../ids.ts";
 import { type DbOrTx, writeTransaction } from "../store/db.ts";
@@ -30,7 +30,13 @@ export function listDeliveries(
   options: { limit?: number; status?: DeliveryStatus; startingAfter?: string } = {},
 ): DeliveryPage {
   endpointRow(rt.db, workspaceId, endpointId);
-  const limit = Math.min(Math.max(options.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
+  const limit = options.limit ?? DEFAULT_PAGE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    throw invalidBody(
+      [{ path: "/limit", message: `Expected a whole number from 1 to ${MAX_PAGE}` }],
+      "The query is not valid.",
+    );
+  }
   const conditions = [eq(webhookDeliveries.endpointId, endpointId)];
   if (options.status) conditions.push(eq(webhookDeliveries.status, options.status));
   if (options.startingAfter !== undefined) {

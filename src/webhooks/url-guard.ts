@@ -60,6 +60,12 @@ const REFUSED_RANGES = [
   range("ff00::/8", "a multicast address"),
 ];
 
+const LOOPBACK_NAMES: IpAddress[] = ["127.0.0.1", "::1"].map((ip) => {
+  const address = parseIp(ip);
+  if (!address) throw new Error(`bad built-in address ${ip}`);
+  return address;
+});
+
 /** Why an address is refused, or undefined when it may be reached. */
 export function refusalOf(address: IpAddress, allowNetworks: readonly Cidr[]): string | undefined {
   const candidates = [address];
@@ -110,6 +116,9 @@ export async function judgeDestination(url: URL, config: GuardConfig): Promise<D
   let addresses: IpAddress[];
   if (literal) {
     addresses = [literal];
+  } else if (host === "localhost" || host.endsWith(".localhost")) {
+    // RFC 6761: these names are loopback whatever a resolver says (or fails to say).
+    addresses = LOOPBACK_NAMES;
   } else {
     let resolved: string[];
     try {

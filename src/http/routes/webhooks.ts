@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { ErrorCode } from "../../errors.ts";
 import type { Db } from "../../store/db.ts";
 import {
@@ -130,8 +130,8 @@ const WebhookDelivery = Type.Object(
 
 const IdParams = Type.Object({ id: Type.String() });
 const DeliveriesQuery = Type.Object({
-  // elysia's t.Integer accepts the numeric strings a query string carries.
-  limit: Type.Optional(t.Integer({ minimum: 1, maximum: 100, description: "1-100, default 20." })),
+  // A query string carries text: the digits are checked here, the range (1-100) by the service.
+  limit: Type.Optional(Type.String({ pattern: "^[0-9]{1,6}$", description: "1-100, default 20." })),
   status: Type.Optional(
     Type.Union([Type.Literal("pending"), Type.Literal("succeeded"), Type.Literal("failed")]),
   ),
@@ -276,7 +276,7 @@ export const webhookRoutes = (db: Db) => {
       "/api/v1/webhook_endpoints/:id/deliveries",
       ({ params, query, request }) =>
         listDeliveries(rt(), workspaceOf(request), params.id, {
-          ...(query.limit !== undefined && { limit: query.limit }),
+          ...(query.limit !== undefined && { limit: Number(query.limit) }),
           ...(query.status !== undefined && { status: query.status }),
           ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
         }),
