@@ -1,33 +1,63 @@
 import { readFileSync } from "node:fs";
 import { type DetectionResult, detect, UnsupportedLanguageError, type Verdict } from "../detection/index.ts";
+import { inProcessDetector } from "../detector/index.ts";
 import { ServiceError } from "../errors.ts";
+import { createAiTextScan } from "../scans/index.ts";
 import { checkedWordCount } from "../scans/input.ts";
-import { type Command, UsageError } from "./command.ts";
+import { type Command, type CommandInput, UsageError } from "./command.ts";
 
 const COLOURS: Record<Verdict, string> = { ai: "\x1b[31m", mixed: "\x1b[33m", human: "\x1b[32m" };
 const RESET = "\x1b[0m";
 
 export const detectCommand: Command = {
   name: "detect",
-  summary: "Score a text file (or - for standard input) locally, with no server and no credits.",
+  summary:
+    "Score a text file (or - for standard input) locally, with no server. With --workspace the scan is saved " +
+    "there (source cli) and charged like an API scan.",
   args: "FILE|-",
   options: {
+    workspace: {
+      type: "string",
+      description: "Save the scan in this workspace (charged 1 credit/word; needs --data-dir).",
+      valueName: "ID",
+    },
+    title: { type: "string", description: "Scan title, with --workspace.", valueName: "TITLE" },
     language: { type: "string", description: "ISO 639-1 code; detected when omitted.", valueName: "CODE" },
     json: { type: "boolean", description: "Print the API's result object as JSON." },
     "no-sentences": { type: "boolean", description: "Leave out per-sentence results." },
     color: { type: "boolean", description: "Colour sentences even when not on a terminal." },
   },
-  async run({ values, positionals, out }) {
+  usesStore: true,
+  async run({ values, positionals, out, store }) {
     const file = positionals[0];
     if (!file) throw new UsageError("a FILE (or - for standard input) is required");
     const text = file === "-" ? await Bun.stdin.text() : readText(file);
+    const sentences = !values["no-sentences"];
+    const language = typeof values.language === "string" ? values.language.toLowerCase() : undefined;
+    if (typeof values.workspace === "string") {
+      // The same scan record an API call makes, so results from people and from code live in one place.
+      const { scan } = await createAiTextScan(
+        { db: store().db, detector: inProcessDetector() },
+        values.workspace,
+        {
+          text,
+          sentences,
+          ...(language !== undefined && { language }),
+          ...(typeof values.title === "string" && { title: values.title }),
+          source: "cli",
+        },
+      );
+      if (values.json) out(JSON.stringify(scan, null, 2));
+      else
+        out(
+          `saved ${scan.id} (${scan.credits_used} credits)\n${report(scan.result as unknown as DetectionResult, useColour(values))}`,
+        );
+      return;
+    }
     checkedWordCount(text);
     let result: DetectionResult;
     try {
-      result = detect(text, {
-        sentences: !values["no-sentences"],
-        ...(typeof values.language === "string" && { language: values.language.toLowerCase() }),
-      });
+      result = detect(text, { sentences, ...(language !== undefined && { language }) });
     } catch (error) {
       if (error instanceof UnsupportedLanguageError) throw new ServiceError("invalid_body", error.message);
       throw error;
@@ -36,10 +66,12 @@ export const detectCommand: Command = {
       out(JSON.stringify(result, null, 2));
       return;
     }
-    const colour = Boolean(values.color) || (process.stdout.isTTY && !process.env.NO_COLOR);
-    out(report(result, colour));
+    out(report(result, useColour(values)));
   },
 };
+
+const useColour = (values: CommandInput["values"]) =>
+  Boolean(values.color) || (process.stdout.isTTY === true && !process.env.NO_COLOR);
 
 function readText(path: string): string {
   try {

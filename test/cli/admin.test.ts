@@ -200,3 +200,33 @@ describe("textscan detect", () => {
     expect(missing.stderr).toMatch(/cannot read/);
   });
 });
+
+describe("textscan detect --workspace", () => {
+  test("saves a charged scan with source cli, readable through the API", async () => {
+    const ws = await cliJson(["workspace", "create", "--name", "CliScans", "--credits", "500", "--json"]);
+    const res = await runCli(
+      ["detect", "-", "--workspace", ws.id, "--title", "From the terminal", "--json"],
+      {
+        env,
+        stdin: essay(70),
+      },
+    );
+    expect(res.code).toBe(0);
+    const scan = JSON.parse(res.stdout);
+    expect(scan).toMatchObject({
+      type: "ai_text",
+      status: "completed",
+      source: "cli",
+      title: "From the terminal",
+      credits_used: 70,
+    });
+    expect((await cliJson(["workspace", "show", ws.id, "--json"])).credits.balance).toBe(430);
+  });
+
+  test("refuses when the workspace cannot pay", async () => {
+    const ws = await cliJson(["workspace", "create", "--name", "Poor", "--credits", "10", "--json"]);
+    const res = await runCli(["detect", "-", "--workspace", ws.id], { env, stdin: essay(70) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/costs 70 credits and the workspace has 10/);
+  });
+});
