@@ -66,11 +66,12 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
     components: Json;
   };
   const paths: Record<string, Record<string, Json>> = {};
+  const named = new Map<string, Json>();
   for (const [path, operations] of Object.entries(generated.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       const key = `${method} ${path}`;
       paths[path] ??= {};
-      paths[path][method] = decorateOperation(key, method, operation);
+      paths[path][method] = useComponentRefs(decorateOperation(key, method, operation), named);
     }
   }
   paths["/api/v1/openapi.json"] = {
@@ -109,7 +110,7 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
     components: {
       ...generated.components,
       schemas: {
-        ...((generated.components.schemas as Json | undefined) ?? {}),
+        ...Object.fromEntries(named),
         Scan,
         AiTextResult,
         PlagiarismResult,
@@ -126,6 +127,28 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
       },
     },
   };
+}
+
+/** Named wire schemas, shown once under components and referenced from operations. */
+const COMPONENT_SCHEMAS = new Set(["Scan", "AiTextResult", "PlagiarismResult", "Usage", "Error"]);
+
+/**
+ * Replaces each inlined copy of a named schema by a `$ref` to its component: schemas named by a TypeBox `$id`
+ * (collected into `found`), or by a `title` listed above. A `$id` must not appear twice in an OpenAPI 3.1
+ * document, and Elysia inlines a route's schemas wherever they are used.
+ */
+function useComponentRefs<T>(value: T, found: Map<string, Json>): T {
+  if (Array.isArray(value)) return value.map((v) => useComponentRefs(v, found)) as T;
+  if (value === null || typeof value !== "object") return value;
+  const { $id, ...rest } = value as Json;
+  if (typeof $id === "string") {
+    if (!found.has($id)) found.set($id, useComponentRefs(rest, found));
+    return { $ref: `#/components/schemas/${$id}` } as T;
+  }
+  const title = rest.title;
+  if (typeof title === "string" && COMPONENT_SCHEMAS.has(title))
+    return { $ref: `#/components/schemas/${title}` } as T;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, useComponentRefs(v, found)])) as T;
 }
 
 function decorateOperation(key: string, method: string, operation: Json): Json {

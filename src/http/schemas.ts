@@ -68,7 +68,7 @@ export const AiTextResult = Type.Object(
     sentences: Type.Optional(Type.Array(SentenceResult)),
     model_version: Type.String({ description: "Added within v1." }),
   },
-  { $id: "AiTextResult" },
+  { title: "AiTextResult" },
 );
 
 export const PlagiarismResult = Type.Object(
@@ -106,7 +106,7 @@ export const PlagiarismResult = Type.Object(
       }),
     ),
   },
-  { $id: "PlagiarismResult" },
+  { title: "PlagiarismResult" },
 );
 
 export const ScanError = Type.Object({ code: Type.String(), message: Type.String() });
@@ -141,7 +141,7 @@ export const Scan = Type.Object(
       description: "Added within v1: what created the scan.",
     }),
   },
-  { $id: "Scan" },
+  { title: "Scan" },
 );
 
 export const Usage = Type.Object(
@@ -157,7 +157,7 @@ export const Usage = Type.Object(
     credits: Type.Object({ balance: Type.Integer(), monthly_allowance: Type.Integer() }),
     rate_limit: Type.Object({ limit: Type.Integer(), remaining: Type.Integer(), reset: Type.Integer() }),
   },
-  { $id: "Usage" },
+  { title: "Usage" },
 );
 
 export const ErrorBody = Type.Object(
@@ -182,7 +182,7 @@ export const ErrorBody = Type.Object(
       retry_after: Type.Optional(Type.Integer()),
     }),
   },
-  { $id: "Error" },
+  { title: "Error" },
 );
 
 export const ScanIdParams = Type.Object({

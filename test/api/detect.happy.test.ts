@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { essay, json, type TestApp, testApp } from "../support/harness.ts";
 
 let app: TestApp;
@@ -144,6 +145,9 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.headers.get("x-ratelimit-limit")).toBeNull();
     const doc = await json(res);
     expect(doc.openapi).toMatch(/^3\.1\./);
+    // Checked against the official OpenAPI 3.1 JSON schema by an independent validator.
+    const validation = await new Validator().validate(doc);
+    expect(validation).toEqual({ valid: true });
     for (const [path, method] of [
       ["/api/v1/detect", "post"],
       ["/api/v1/scans/{id}", "get"],
