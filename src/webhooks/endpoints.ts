@@ -43,7 +43,7 @@ export async function createEndpoint(
   checkDescription(input.description, issues);
   checkStatus(input.status, issues);
   const url = await checkUrl(rt, input.url, issues);
-  if (issues.length > 0 || url === undefined) throw invalidBody(issues);
+  if (issues.length > 0 || url === undefined) throw refused(issues);
   const now = rt.clock();
   const id = newId("we_");
   const secret = newSecret();
@@ -143,7 +143,7 @@ export async function updateEndpoint(
   checkDescription(patch.description, issues);
   checkStatus(patch.status, issues);
   const url = patch.url === undefined ? undefined : await checkUrl(rt, patch.url, issues);
-  if (issues.length > 0) throw invalidBody(issues);
+  if (issues.length > 0) throw refused(issues);
   const now = rt.clock();
   const updated = writeTransaction(rt.db, (tx) => {
     const before = endpointRow(tx, workspaceId, id);
@@ -205,6 +205,10 @@ export function signingSecrets(
   }
   return secrets;
 }
+
+/** With one problem, its words are the message too, so that the CLI's one-line error says what is wrong. */
+const refused = (issues: Issue[]) =>
+  invalidBody(issues, issues.length === 1 && issues[0] ? issues[0].message : "The request body is not valid.");
 
 async function checkUrl(rt: WebhookRuntime, raw: string, issues: Issue[]): Promise<string | undefined> {
   if (typeof raw !== "string") {

@@ -42,12 +42,13 @@ export interface Receiver {
 export function startReceiver(
   behaviour: Behaviour = () => new Response("ok"),
   clock: () => number = Date.now,
+  port = 0,
 ): Receiver {
   let current = behaviour;
   const received: Received[] = [];
   const server: Server<undefined> = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
+    port,
     idleTimeout: 60,
     async fetch(request) {
       const body = await request.text();
