@@ -5,7 +5,14 @@ import { FINGERPRINT_VERSION, indexFingerprints, normalizeUrl } from "../plagiar
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 import { statementsFor } from "./statements.ts";
-import { allocateSourceKey, deleteFingerprints, insertFingerprints, inWriteTransaction } from "./writer.ts";
+import {
+  allocateSourceKey,
+  deleteFingerprints,
+  type FingerprintRow,
+  insertFingerprints,
+  inWriteTransaction,
+  withBulkCache,
+} from "./writer.ts";
 
 /** A workspace's library: its own documents, compared with every plagiarism check of that workspace only. */
 
@@ -79,18 +86,23 @@ export function addLibraryDocuments(
     },
     fingerprints: indexFingerprints(input.text),
   }));
-  return inWriteTransaction(store, () => {
-    const scope = ensureScope(store, workspaceId);
-    return prepared.map(({ row, fingerprints }) => {
-      const sourceKey = allocateSourceKey(store, "document");
-      store.db
-        .insert(libraryDocuments)
-        .values({ ...row, sourceKey })
-        .run();
-      insertFingerprints(store, scope, sourceKey, fingerprints);
-      return view({ ...row, sourceKey });
-    });
-  });
+  return withBulkCache(store, prepared.length, () =>
+    inWriteTransaction(store, () => {
+      const scope = ensureScope(store, workspaceId);
+      const rows: FingerprintRow[] = [];
+      const added = prepared.map(({ row, fingerprints }) => {
+        const sourceKey = allocateSourceKey(store, "document");
+        store.db
+          .insert(libraryDocuments)
+          .values({ ...row, sourceKey })
+          .run();
+        for (const hash of fingerprints) rows.push({ hash, scope, sourceKey });
+        return view({ ...row, sourceKey });
+      });
+      insertFingerprints(store, rows);
+      return added;
+    }),
+  );
 }
 
 export function getLibraryDocument(

@@ -1,6 +1,6 @@
 import type { FingerprintIndex, IndexedSource, SourceKey } from "../plagiarism/index.ts";
 import type { Store } from "../store/db.ts";
-import { statementsFor } from "./statements.ts";
+import { LOOKUP_BATCH, statementsFor } from "./statements.ts";
 
 /**
  * The engine's index over the store, bound to one workspace: it sees the shared web pages and that workspace's
@@ -12,14 +12,22 @@ export function openFingerprintIndex(store: Store, workspaceId: string): Fingerp
   // A workspace without library documents has no scope yet; -1 matches no row, leaving the web scope.
   const scope = statements.scopeOf.get(workspaceId)?.key ?? -1;
   return {
-    countSharedFingerprints(fingerprints, maxSourcesPerFingerprint) {
-      const counts = new Map<SourceKey, number>();
-      for (const fingerprint of fingerprints) {
-        const holders = statements.holders.all(fingerprint, scope, maxSourcesPerFingerprint + 1);
-        if (holders.length > maxSourcesPerFingerprint) continue;
-        for (const { source_key } of holders) counts.set(source_key, (counts.get(source_key) ?? 0) + 1);
+    findHolders(fingerprints, maxHolders) {
+      const holdersOf = new Map<bigint, SourceKey[]>();
+      const batch: Array<bigint | number> = new Array(LOOKUP_BATCH + 1);
+      for (let from = 0; from < fingerprints.length; from += LOOKUP_BATCH) {
+        for (let i = 0; i < LOOKUP_BATCH; i++) {
+          batch[i] = fingerprints[from + i] ?? (fingerprints[from] as bigint);
+        }
+        batch[LOOKUP_BATCH] = scope;
+        for (const [hash, sourceKey] of statements.holders.values(...batch)) {
+          const holders = holdersOf.get(hash as bigint);
+          if (holders === undefined) holdersOf.set(hash as bigint, [Number(sourceKey)]);
+          else holders.push(Number(sourceKey));
+        }
       }
-      return counts;
+      for (const [hash, holders] of holdersOf) if (holders.length > maxHolders) holdersOf.delete(hash);
+      return holdersOf;
     },
     loadSources(keys) {
       const sources: IndexedSource[] = [];

@@ -6,7 +6,14 @@ import { FINGERPRINT_VERSION, indexFingerprints, normalizeUrl } from "../plagiar
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 import { statementsFor } from "./statements.ts";
-import { allocateSourceKey, deleteFingerprints, insertFingerprints, inWriteTransaction } from "./writer.ts";
+import {
+  allocateSourceKey,
+  deleteFingerprints,
+  type FingerprintRow,
+  insertFingerprints,
+  inWriteTransaction,
+  withBulkCache,
+} from "./writer.ts";
 
 /** The local web index, shared by every workspace: one row per normalised URL. */
 
@@ -61,21 +68,34 @@ export function upsertWebPages(store: Store, pages: readonly NewWebPage[]): WebP
     },
     fingerprints: indexFingerprints(page.text),
   }));
-  return inWriteTransaction(store, () =>
-    prepared.map(({ page, fingerprints }) => {
-      const existing = store.db.select().from(webPages).where(eq(webPages.url, page.url)).get();
-      if (existing === undefined) {
-        const row = { id: newId("wp_"), sourceKey: allocateSourceKey(store, "web"), ...page };
-        store.db.insert(webPages).values(row).run();
-        insertFingerprints(store, WEB_SCOPE, row.sourceKey, fingerprints);
-        return view(row);
-      }
-      deleteFingerprints(store, WEB_SCOPE, existing.sourceKey, existing.fingerprintVersion, () =>
-        indexFingerprints(existing.text),
-      );
-      store.db.update(webPages).set(page).where(eq(webPages.id, existing.id)).run();
-      insertFingerprints(store, WEB_SCOPE, existing.sourceKey, fingerprints);
-      return view({ ...existing, ...page });
+  // A URL given twice in one batch is written once, with its last text (fingerprint rows are inserted at the
+  // end of the batch, so an earlier copy could not be replaced within it).
+  const lastIndexOf = new Map(prepared.map(({ page }, i) => [page.url, i]));
+  return withBulkCache(store, prepared.length, () =>
+    inWriteTransaction(store, () => {
+      const rows: FingerprintRow[] = [];
+      const savedByUrl = new Map<string, WebPage>();
+      prepared.forEach(({ page, fingerprints }, i) => {
+        if (lastIndexOf.get(page.url) !== i) return;
+        const existing = store.db.select().from(webPages).where(eq(webPages.url, page.url)).get();
+        let sourceKey: number;
+        if (existing === undefined) {
+          const row = { id: newId("wp_"), sourceKey: allocateSourceKey(store, "web"), ...page };
+          store.db.insert(webPages).values(row).run();
+          savedByUrl.set(page.url, view(row));
+          sourceKey = row.sourceKey;
+        } else {
+          deleteFingerprints(store, WEB_SCOPE, existing.sourceKey, existing.fingerprintVersion, () =>
+            indexFingerprints(existing.text),
+          );
+          store.db.update(webPages).set(page).where(eq(webPages.id, existing.id)).run();
+          savedByUrl.set(page.url, view({ ...existing, ...page }));
+          sourceKey = existing.sourceKey;
+        }
+        for (const hash of fingerprints) rows.push({ hash, scope: WEB_SCOPE, sourceKey });
+      });
+      insertFingerprints(store, rows);
+      return prepared.map(({ page }) => savedByUrl.get(page.url) as WebPage);
     }),
   );
 }

@@ -59,15 +59,6 @@ export function toBigint(high: number, low: number): bigint {
   return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low));
 }
 
-/** Every distinct k-gram hash of a text: what a check looks up, so that any winnowed source k-gram is found. */
-export function allFingerprints(hashes: KgramHashes): bigint[] {
-  const seen = new Set<bigint>();
-  for (let i = 0; i < hashes.high.length; i++) {
-    seen.add(toBigint(hashes.high[i] as number, hashes.low[i] as number));
-  }
-  return [...seen];
-}
-
 function lessOrEqual(hashes: KgramHashes, a: number, b: number): boolean {
   const ha = hashes.high[a] as number;
   const hb = hashes.high[b] as number;

@@ -28,17 +28,15 @@ export class MemoryFingerprintIndex implements FingerprintIndex {
     this.fingerprintsOf.delete(key);
   }
 
-  countSharedFingerprints(
-    fingerprints: readonly bigint[],
-    maxSourcesPerFingerprint: number,
-  ): Map<SourceKey, number> {
-    const counts = new Map<SourceKey, number>();
+  findHolders(fingerprints: readonly bigint[], maxHolders: number): Map<bigint, SourceKey[]> {
+    const found = new Map<bigint, SourceKey[]>();
     for (const fingerprint of fingerprints) {
       const holders = this.postings.get(fingerprint);
-      if (holders === undefined || holders.size > maxSourcesPerFingerprint) continue;
-      for (const key of holders) counts.set(key, (counts.get(key) ?? 0) + 1);
+      if (holders !== undefined && holders.size > 0 && holders.size <= maxHolders) {
+        found.set(fingerprint, [...holders]);
+      }
     }
-    return counts;
+    return found;
   }
 
   loadSources(keys: readonly SourceKey[]): IndexedSource[] {

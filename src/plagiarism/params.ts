@@ -16,8 +16,18 @@ export const FINGERPRINT_VERSION = 1;
 export interface EngineParams {
   /** A fingerprint held by more sources than this is a stock phrase, not evidence: it is ignored. */
   maxSourcesPerFingerprint: number;
+  /**
+   * A source must share at least this many fingerprints within one stretch of `mergeSourceGap` terms of the
+   * submitted text to be aligned as a strong candidate. Two are guaranteed for any shared run of
+   * 2W + K - 1 = 20 terms and likely from 12 terms; one shared k-gram alone is mostly a chance collision of
+   * everyday phrasing, and aligning every such source would dominate the time of a check in a large library
+   * (only `maxWeakCandidates` of them are aligned).
+   */
+  minSharedFingerprints: number;
   /** Sources aligned in full per check, best first (by shared fingerprints). */
   maxCandidates: number;
+  /** Sources with fewer shared fingerprints also aligned per check, rarest shared k-gram first. */
+  maxWeakCandidates: number;
   /** Terms per alignment seed: shorter than K so that lightly edited passages still hold many seeds. */
   seedLength: number;
   /** Largest step (terms) between two seeds of one passage, on either side: bridges a few edited words. */
@@ -40,7 +50,9 @@ export interface EngineParams {
 
 export const DEFAULT_PARAMS: EngineParams = {
   maxSourcesPerFingerprint: 200,
+  minSharedFingerprints: 2,
   maxCandidates: 100,
+  maxWeakCandidates: 10,
   seedLength: 3,
   maxGap: 10,
   maxSkew: 5,

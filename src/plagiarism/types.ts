@@ -67,13 +67,10 @@ export interface IndexedSource {
  */
 export interface FingerprintIndex {
   /**
-   * For the given fingerprints, how many of them each source holds. A fingerprint held by more than
-   * `maxSourcesPerFingerprint` sources is skipped (a stock phrase says nothing about copying).
+   * The sources holding each of the given fingerprints. A fingerprint held by more than `maxHolders` sources
+   * is a stock phrase that says nothing about copying: it is left out of the answer.
    */
-  countSharedFingerprints(
-    fingerprints: readonly bigint[],
-    maxSourcesPerFingerprint: number,
-  ): Map<SourceKey, number>;
+  findHolders(fingerprints: readonly bigint[], maxHolders: number): Map<bigint, SourceKey[]>;
   /** The sources with these keys (missing keys are left out). */
   loadSources(keys: readonly SourceKey[]): IndexedSource[];
 }

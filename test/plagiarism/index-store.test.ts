@@ -9,6 +9,7 @@ import {
   removeLibraryDocument,
   removeWebPage,
   upsertWebPage,
+  upsertWebPages,
 } from "../../src/fingerprints/index.ts";
 import { countWords } from "../../src/text/index.ts";
 import { BEEKEEPING, BREAD, RAILWAYS, spaceWords, TIDES, UNRELATED } from "./fixtures.ts";
@@ -174,5 +175,24 @@ describe("library and web together", () => {
       [doc.id, "https://example.com/bread", "https://example.com/tides"].sort(),
     );
     expect(result.matched_words).toBe(countWords(fromBread) + countWords(fromTides));
+  });
+});
+
+describe("web pages in bulk", () => {
+  const t = tempStore();
+  afterAll(t.close);
+  const workspace = t.workspace("A");
+
+  test("a URL given twice in one batch keeps its last text only", () => {
+    const [first, second] = upsertWebPages(t.store, [
+      { url: "https://example.com/page", title: "Old", text: RAILWAYS, fetchedAt: 1 },
+      { url: "https://example.com/page/", title: "New", text: TIDES, fetchedAt: 2 },
+    ]);
+    expect(first?.id).toBe(second?.id as string);
+    expect(second?.title).toBe("New");
+    expect(checkPlagiarism(t.store, workspace, `${canal} ${copyOf(RAILWAYS)}`).sources).toEqual([]);
+    expect(checkPlagiarism(t.store, workspace, `${canal} ${copyOf(TIDES)}`).sources).toHaveLength(1);
+    expect(removeWebPage(t.store, "https://example.com/page")).toBe(true);
+    expect(fingerprintRows(t)).toBe(0);
   });
 });
