@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { epochMs } from "./columns.ts";
 import { workspaces } from "./core.ts";
@@ -60,6 +61,8 @@ export const webhookDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     // null: the retry schedule decides (schedule length + 1); 1 for webhook.test; raised by a manual retry.
     maxAttempts: integer("max_attempts"),
+    // webhook.test goes out even while its endpoint is paused (spec 6.1); every other delivery is held.
+    bypassesPause: integer("bypasses_pause", { mode: "boolean" }).notNull().default(false),
     nextAttemptAt: epochMs("next_attempt_at"),
     leaseExpiresAt: epochMs("lease_expires_at"),
     // The attempt id holding the lease: an outcome is applied only by the holder of the current lease.
@@ -71,10 +74,14 @@ export const webhookDeliveries = sqliteTable(
     updatedAt: epochMs("updated_at").notNull(),
   },
   (t) => [
-    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    // The claim walks endpoints, then each endpoint's due deliveries: cost follows what is claimed, not the backlog.
+    index("webhook_deliveries_endpoint_due").on(t.endpointId, t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_lease").on(t.endpointId, t.leaseExpiresAt),
+    index("webhook_deliveries_bypassing_pause")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`status = 'pending' AND bypasses_pause = 1`),
     index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
     index("webhook_deliveries_event").on(t.eventId),
-    index("webhook_deliveries_lease").on(t.leaseExpiresAt),
     index("webhook_deliveries_finished").on(t.status, t.updatedAt),
   ],
 );
