@@ -113,6 +113,7 @@ export function sendTestEvent(rt: WebhookRuntime, workspaceId: string, endpointI
         status: "pending",
         attempts: 0,
         maxAttempts: 1,
+        bypassesPause: true,
         nextAttemptAt: now,
         createdAt: now,
         updatedAt: now,

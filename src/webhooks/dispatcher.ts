@@ -46,52 +46,70 @@ interface Outcome {
   durationMs: number;
 }
 
+interface EndpointRow {
+  id: string;
+  status: "active" | "paused";
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  busy: number;
+}
+
 interface CandidateRow {
   id: string;
   endpoint_id: string;
   attempts: number;
   max_attempts: number | null;
   lease_token: string | null;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
   type: string;
   payload: string;
 }
 
 /**
- * Due, unleased deliveries of active endpoints (webhook.test goes even to a paused one), at most `cap` per
- * endpoint counting those already in flight anywhere, oldest due first. Window functions and CTEs are standard
- * SQL (PostgreSQL has them), so the claim carries over when the store does.
+ * Endpoints with due work, oldest due first, with how many of their deliveries are in flight anywhere (leased).
+ * A paused endpoint counts only deliveries that bypass the pause (webhook.test). Every subquery is an index
+ * probe, so a claim costs about the number of endpoints, whatever the backlog.
  */
-const CLAIM_SQL = `
-WITH due AS (
-  SELECT d.id, d.endpoint_id, d.next_attempt_at,
-         ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rn
-  FROM webhook_deliveries d
-  JOIN webhook_endpoints e ON e.id = d.endpoint_id
-  JOIN events ev ON ev.id = d.event_id
-  WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
-    AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?1)
-    AND (e.status = 'active' OR ev.type = 'webhook.test')
-    AND (?4 IS NULL OR d.id = ?4)
-),
-busy AS (
-  SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
-  WHERE lease_expires_at > ?1 AND status = 'pending'
-  GROUP BY endpoint_id
-)
-SELECT d.id, d.endpoint_id, d.attempts, d.max_attempts, d.lease_token,
-       e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, ev.type, ev.payload
-FROM due
-JOIN webhook_deliveries d ON d.id = due.id
+const DUE_ENDPOINTS_SQL = `
+SELECT x.id, x.status, x.url, x.secret, x.previous_secret, x.previous_secret_expires_at,
+       (SELECT COUNT(*) FROM webhook_deliveries b WHERE b.endpoint_id = x.id AND b.lease_expires_at > ?1) AS busy
+FROM (
+  SELECT e.*, CASE WHEN e.status = 'active'
+    THEN (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d
+          WHERE d.endpoint_id = e.id AND d.status = 'pending')
+    ELSE (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d
+          WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.bypasses_pause = 1)
+  END AS oldest
+  FROM webhook_endpoints e
+) x
+WHERE x.oldest <= ?1
+ORDER BY x.oldest`;
+
+const DUE_COLUMNS = `d.id, d.endpoint_id, d.attempts, d.max_attempts, d.lease_token, ev.type, ev.payload
+FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
+const UNLEASED = "(d.lease_expires_at IS NULL OR d.lease_expires_at <= ?2)";
+
+/** One endpoint's due, unleased deliveries, oldest first (the endpoint_due index, in its order). */
+const DUE_OF_ACTIVE_SQL = `SELECT ${DUE_COLUMNS}
+WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND ${UNLEASED}
+ORDER BY d.next_attempt_at LIMIT ?3`;
+
+/**
+ * The same for a paused endpoint: only what bypasses the pause. Without statistics SQLite would walk the
+ * endpoint's whole held backlog through endpoint_due, so the partial index is named (INDEXED BY is SQLite's;
+ * PostgreSQL picks a partial index by itself).
+ */
+const DUE_OF_PAUSED_SQL = `SELECT d.id, d.endpoint_id, d.attempts, d.max_attempts, d.lease_token, ev.type, ev.payload
+FROM webhook_deliveries d INDEXED BY webhook_deliveries_bypassing_pause JOIN events ev ON ev.id = d.event_id
+WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.bypasses_pause = 1 AND d.next_attempt_at <= ?2 AND ${UNLEASED}
+ORDER BY d.next_attempt_at LIMIT ?3`;
+
+/** One named delivery, if it is due and unleased and its endpoint may receive it now (deliverNow). */
+const DUE_BY_ID_SQL = `SELECT ${DUE_COLUMNS}
 JOIN webhook_endpoints e ON e.id = d.endpoint_id
-JOIN events ev ON ev.id = d.event_id
-LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id
-WHERE due.rn + COALESCE(busy.n, 0) <= ?2
-ORDER BY due.next_attempt_at, due.id
-LIMIT ?3`;
+WHERE d.id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND ${UNLEASED}
+  AND (e.status = 'active' OR d.bypasses_pause = 1)`;
 
 const INTERRUPTED =
   "no outcome was recorded before the lease expired (the server stopped during the attempt)";
@@ -107,67 +125,98 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
   let cron: Cron | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  /** Claims up to `limit` due deliveries in one IMMEDIATE transaction. */
+  /**
+   * Claims up to `limit` due deliveries in one IMMEDIATE transaction, at most `perEndpointConcurrency` in flight
+   * per endpoint, so that a hanging receiver holds a bounded share of the slots and the others keep flowing.
+   */
   function claim(limit: number, onlyId: string | null = null): Claim[] {
     if (limit <= 0) return [];
     return writeTransaction(rt.db, () => {
       const now = rt.clock();
-      const rows = sqlite
-        .query<CandidateRow, [number, number, number, string | null]>(CLAIM_SQL)
-        .all(now, settings.perEndpointConcurrency, limit, onlyId);
       const claims: Claim[] = [];
-      for (const row of rows) {
-        if (row.lease_token !== null) {
-          sqlite
-            .query(
-              "UPDATE webhook_attempts SET outcome = 'interrupted', error = ?1 WHERE id = ?2 AND outcome = 'in_flight'",
-            )
-            .run(INTERRUPTED, row.lease_token);
-        }
-        if (row.attempts >= maxAttemptsOf(settings, row.max_attempts)) {
-          // Its last attempt was cut short: it ends visibly failed (a manual retry sends it again), never lost.
-          sqlite
-            .query(
-              `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_expires_at = NULL,
-               lease_token = NULL, last_error = ?1, updated_at = ?2 WHERE id = ?3`,
-            )
-            .run(`last attempt interrupted: ${INTERRUPTED}`, now, row.id);
-          continue;
-        }
-        const attemptId = newId("wha_");
-        const attempt = row.attempts + 1;
-        sqlite
-          .query(
-            `UPDATE webhook_deliveries SET attempts = ?1, lease_token = ?2, lease_expires_at = ?3,
-             last_attempt_at = ?4, updated_at = ?4 WHERE id = ?5`,
+      const endpoints = sqlite.query<EndpointRow, [number]>(DUE_ENDPOINTS_SQL).all(now);
+      const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+      if (onlyId !== null) {
+        const row = sqlite.query<CandidateRow, [string, number]>(DUE_BY_ID_SQL).get(onlyId, now);
+        const endpoint = row ? (byId.get(row.endpoint_id) ?? endpointOf(row.endpoint_id)) : undefined;
+        if (row && endpoint) take(row, endpoint, now, claims);
+        return claims;
+      }
+      for (const endpoint of endpoints) {
+        const room = Math.min(limit - claims.length, settings.perEndpointConcurrency - endpoint.busy);
+        if (room <= 0) continue;
+        const rows = sqlite
+          .query<CandidateRow, [string, number, number]>(
+            endpoint.status === "active" ? DUE_OF_ACTIVE_SQL : DUE_OF_PAUSED_SQL,
           )
-          .run(attempt, attemptId, now + leaseMs(settings), now, row.id);
-        sqlite
-          .query(
-            `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, workspace_id, attempt, outcome, started_at)
-             SELECT ?1, id, endpoint_id, workspace_id, ?2, 'in_flight', ?3 FROM webhook_deliveries WHERE id = ?4`,
-          )
-          .run(attemptId, attempt, now, row.id);
-        claims.push({
-          deliveryId: row.id,
-          attemptId,
-          endpointId: row.endpoint_id,
-          eventType: row.type,
-          payload: row.payload,
-          url: row.url,
-          secrets: openSecrets(row, now),
-        });
+          .all(endpoint.id, now, room);
+        for (const row of rows) take(row, endpoint, now, claims);
+        if (claims.length >= limit) break;
       }
       return claims;
     });
   }
 
-  function openSecrets(row: CandidateRow, now: number): string[] | Error {
+  function endpointOf(id: string): EndpointRow | undefined {
+    return (
+      sqlite
+        .query<EndpointRow, [string]>(
+          "SELECT id, status, url, secret, previous_secret, previous_secret_expires_at, 0 AS busy FROM webhook_endpoints WHERE id = ?1",
+        )
+        .get(id) ?? undefined
+    );
+  }
+
+  /** Leases one candidate (inside the claim transaction) and starts its attempt row. */
+  function take(row: CandidateRow, endpoint: EndpointRow, now: number, claims: Claim[]): void {
+    if (row.lease_token !== null) {
+      sqlite
+        .query(
+          "UPDATE webhook_attempts SET outcome = 'interrupted', error = ?1 WHERE id = ?2 AND outcome = 'in_flight'",
+        )
+        .run(INTERRUPTED, row.lease_token);
+    }
+    if (row.attempts >= maxAttemptsOf(settings, row.max_attempts)) {
+      // Its last attempt was cut short: it ends visibly failed (a manual retry sends it again), never lost.
+      sqlite
+        .query(
+          `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_expires_at = NULL,
+           lease_token = NULL, last_error = ?1, updated_at = ?2 WHERE id = ?3`,
+        )
+        .run(`last attempt interrupted: ${INTERRUPTED}`, now, row.id);
+      return;
+    }
+    const attemptId = newId("wha_");
+    const attempt = row.attempts + 1;
+    sqlite
+      .query(
+        `UPDATE webhook_deliveries SET attempts = ?1, lease_token = ?2, lease_expires_at = ?3,
+         last_attempt_at = ?4, updated_at = ?4 WHERE id = ?5`,
+      )
+      .run(attempt, attemptId, now + leaseMs(settings), now, row.id);
+    sqlite
+      .query(
+        `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, workspace_id, attempt, outcome, started_at)
+         SELECT ?1, id, endpoint_id, workspace_id, ?2, 'in_flight', ?3 FROM webhook_deliveries WHERE id = ?4`,
+      )
+      .run(attemptId, attempt, now, row.id);
+    claims.push({
+      deliveryId: row.id,
+      attemptId,
+      endpointId: row.endpoint_id,
+      eventType: row.type,
+      payload: row.payload,
+      url: endpoint.url,
+      secrets: openSecrets(endpoint, now),
+    });
+  }
+
+  function openSecrets(row: EndpointRow, now: number): string[] | Error {
     try {
       return signingSecrets(
         rt,
         {
-          id: row.endpoint_id,
+          id: row.id,
           secret: row.secret,
           previousSecret: row.previous_secret,
           previousSecretExpiresAt: row.previous_secret_expires_at,

@@ -208,7 +208,10 @@ export function signingSecrets(
 
 /** With one problem, its words are the message too, so that the CLI's one-line error says what is wrong. */
 const refused = (issues: Issue[]) =>
-  invalidBody(issues, issues.length === 1 && issues[0] ? issues[0].message : "The request body is not valid.");
+  invalidBody(
+    issues,
+    issues.length === 1 && issues[0] ? issues[0].message : "The request body is not valid.",
+  );
 
 async function checkUrl(rt: WebhookRuntime, raw: string, issues: Issue[]): Promise<string | undefined> {
   if (typeof raw !== "string") {
