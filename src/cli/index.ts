@@ -2,11 +2,20 @@ import { ServiceError } from "../errors.ts";
 import { adminCommands } from "./admin.ts";
 import { type Command, helpText, runCommand, UsageError } from "./command.ts";
 import { detectCommand } from "./detect.ts";
+import { libraryCommands } from "./library.ts";
 import { serveCommand } from "./serve.ts";
+import { webCommands } from "./web.ts";
 import { webhookCommands } from "./webhook.ts";
 
 /** Every command of the binary. Other rooms (library, web, webhook) add theirs to this list. */
-export const COMMANDS: Command[] = [serveCommand, ...adminCommands, detectCommand, ...webhookCommands];
+export const COMMANDS: Command[] = [
+  serveCommand,
+  ...adminCommands,
+  detectCommand,
+  ...webhookCommands,
+  ...libraryCommands,
+  ...webCommands,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -6,6 +6,7 @@ import { maybeContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { documentRoutes } from "./routes/documents.ts";
 import { imageRoutes } from "./routes/image.ts";
 import { plagiarismRoutes } from "./routes/plagiarism.ts";
 import { scanRoutes } from "./routes/scans.ts";
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(detectRoutes(deps))
     .use(plagiarismRoutes(deps.db))
+    .use(documentRoutes(deps.db))
     .use(scanRoutes(deps.db))
     .use(usageRoutes(deps.db))
     .use(imageRoutes())

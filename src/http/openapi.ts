@@ -102,6 +102,7 @@ export function buildOpenApiDocument(api: AnyElysia): Json {
     tags: [
       { name: "Scans", description: "Create and retrieve scans." },
       { name: "Account", description: "Plan, credits and limits." },
+      { name: "Documents", description: "The workspace library that plagiarism checks compare with." },
       { name: "Webhooks", description: "Endpoints that receive signed scan events, and their delivery log." },
       { name: "Meta" },
     ],

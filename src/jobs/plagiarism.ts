@@ -2,19 +2,54 @@ import { checkPlagiarism } from "../fingerprints/index.ts";
 import type { PlagiarismJobOptions } from "../scans/plagiarism.ts";
 import type { ScanRow } from "../scans/view.ts";
 import type { Store } from "../store/db.ts";
+import {
+  addLiveSources,
+  type LiveSearchDeps,
+  liveSearchSettingsFromEnv,
+  SearchUnavailableError,
+} from "../websearch/index.ts";
+import { RetryableJobError } from "./index.ts";
+
+export const SOURCE_UNREACHABLE_MESSAGE =
+  "The live web search could not be reached; the check was retried and the credits were refunded.";
+
+export interface PlagiarismCheckDeps {
+  /** The live web search step; null turns it off. Default: from TEXTSCAN_SEARCH_URL (off when unset). */
+  liveSearch?: LiveSearchDeps | null;
+}
 
 /**
- * The check a claimed plagiarism scan runs: the workspace library and the web index, with the scan's own
- * exclusions. Steps that reach the network (a live search provider) throw `RetryableJobError` when a source
- * cannot be reached, so the scan is retried with backoff before it fails with a refund.
+ * The check a claimed plagiarism scan runs: with live search on, the text's distinctive phrases are searched
+ * and the top pages added to the web index first; then the workspace library and the web index are aligned
+ * with the scan's own exclusions. A search provider that cannot be reached throws `RetryableJobError`
+ * (`source_unreachable`), so the scan is retried with backoff before it fails with a refund.
+ * Reading the settings here, when the server starts, makes a malformed variable stop the start.
  */
-export function plagiarismCheck(store: Store) {
-  return (scan: ScanRow): Record<string, unknown> => {
+export function plagiarismCheck(store: Store, deps: PlagiarismCheckDeps = {}) {
+  const live =
+    deps.liveSearch === undefined
+      ? (() => {
+          const settings = liveSearchSettingsFromEnv();
+          return settings === null ? null : { settings };
+        })()
+      : deps.liveSearch;
+  return async (scan: ScanRow): Promise<Record<string, unknown>> => {
     const options = scan.options as Partial<PlagiarismJobOptions>;
-    const result = checkPlagiarism(store, scan.workspaceId, scan.text, {
-      excludeQuotes: options.exclude_quotes ?? true,
-      excludeUrls: options.exclude_urls ?? [],
-    });
+    const excludeQuotes = options.exclude_quotes ?? true;
+    const excludeUrls = options.exclude_urls ?? [];
+    if (live !== null) {
+      try {
+        await addLiveSources(store, scan.text, { excludeQuotes, excludeUrls }, live);
+      } catch (error) {
+        if (error instanceof SearchUnavailableError) {
+          // The detail names the operator's own provider: it goes to the log, not to the customer.
+          console.error(`plagiarism scan ${scan.id}: ${error.message}`);
+          throw new RetryableJobError("source_unreachable", SOURCE_UNREACHABLE_MESSAGE);
+        }
+        throw error;
+      }
+    }
+    const result = checkPlagiarism(store, scan.workspaceId, scan.text, { excludeQuotes, excludeUrls });
     return result as unknown as Record<string, unknown>;
   };
 }
