@@ -2,8 +2,10 @@ import type { Server } from "bun";
 import { jobLeaseMs, MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
 import { loadDetector } from "./detection/index.ts";
 import { type Detector, inProcessDetector, workerPoolDetector } from "./detector/index.ts";
+import { ServiceError } from "./errors.ts";
 import { createApp } from "./http/app.ts";
-import { createGateway } from "./http/gateway.ts";
+import { errorResponse } from "./http/envelope.ts";
+import { createGateway, newRequestId } from "./http/gateway.ts";
 import { startWorkers } from "./jobs/index.ts";
 import { plagiarismCheck } from "./jobs/plagiarism.ts";
 import { createKeyVerifier } from "./keys/index.ts";
@@ -66,15 +68,11 @@ export function startServer(config: ServeConfig): RunningServer {
     // Above the app's own limit, so that the app's error envelope answers oversized bodies, not Bun's bare 413.
     maxRequestBodySize: MAX_BODY_BYTES * 4,
     fetch: service.fetch,
+    // Last resort: the gateway already turns every failure into the envelope; this only runs if it threw.
     error: (error) => {
-      console.error("unhandled server error:", error);
-      return new Response(
-        JSON.stringify({ error: { type: "api_error", code: "server_error", message: "Internal error." } }),
-        {
-          status: 500,
-          headers: { "content-type": "application/json" },
-        },
-      );
+      const requestId = newRequestId();
+      console.error(`[${requestId}] unhandled server error:`, error);
+      return errorResponse(new ServiceError("server_error"), requestId);
     },
   });
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
