@@ -131,6 +131,13 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
    */
   function claim(limit: number, onlyId: string | null = null): Claim[] {
     if (limit <= 0) return [];
+    // A read first: an idle tick (most of them) then never takes the write lock.
+    if (
+      onlyId === null &&
+      sqlite.query<EndpointRow, [number]>(DUE_ENDPOINTS_SQL).all(rt.clock()).length === 0
+    ) {
+      return [];
+    }
     return writeTransaction(rt.db, () => {
       const now = rt.clock();
       const claims: Claim[] = [];

@@ -1,4 +1,4 @@
-import { formatIp, type IpAddress } from "./cidr.ts";
+import { formatIp, type IpAddress, parseIp } from "./cidr.ts";
 
 /** The first bytes of a reply kept in the delivery log: enough to read an error page's gist. */
 export const EXCERPT_BYTES = 1_024;
@@ -6,7 +6,7 @@ export const USER_AGENT = "textscan-webhooks/0.1 (+https://github.com/textscan)"
 
 export interface SendRequest {
   url: URL;
-  /** The address the guard approved; an http request connects to it, so DNS cannot change in between. */
+  /** The address the guard approved; the request connects to it, so DNS cannot change in between. */
   address?: IpAddress;
   headers: Record<string, string>;
   body: string;
@@ -20,7 +20,8 @@ export interface SendResult {
   excerpt: string | null;
 }
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** The HTTP client of deliveries (Bun's fetch, whose init carries `tls`); tests may wrap it. */
+export type FetchLike = (input: string, init: BunFetchRequestInit) => Promise<Response>;
 
 /**
  * One POST: success is a 2xx reply within the timeout (spec 6.4). Redirects are not followed (the target was
@@ -35,7 +36,7 @@ export async function send(request: SendRequest, fetchImpl: FetchLike = fetch): 
     controller.abort();
   }, request.timeoutMs);
   try {
-    const { target, host } = connectTarget(request);
+    const { target, host, serverName } = connectTarget(request);
     let response: Response;
     try {
       response = await fetchImpl(target, {
@@ -44,6 +45,7 @@ export async function send(request: SendRequest, fetchImpl: FetchLike = fetch): 
         body: request.body,
         redirect: "manual",
         signal: controller.signal,
+        ...(serverName && { tls: { serverName } }),
       });
     } catch (error) {
       return {
@@ -66,14 +68,19 @@ export async function send(request: SendRequest, fetchImpl: FetchLike = fetch): 
   }
 }
 
-function connectTarget(request: SendRequest): { target: string; host?: string } {
+/**
+ * Where to connect: the address the guard approved, so a second DNS answer cannot send the request elsewhere
+ * (DNS rebinding). The name still travels in Host and, for https, as the TLS server name, against which the
+ * certificate is verified.
+ */
+function connectTarget(request: SendRequest): { target: string; host?: string; serverName?: string } {
   const { url, address } = request;
-  if (!address || url.protocol !== "http:") return { target: url.href };
-  // For https the certificate names the host, so the connection keeps the name (see docs/webhooks.md).
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  if (!address || parseIp(hostname)) return { target: url.href };
   const literal = address.family === 6 ? `[${formatIp(address)}]` : formatIp(address);
   const pinned = new URL(url.href);
   pinned.hostname = literal;
-  return { target: pinned.href, host: url.host };
+  return { target: pinned.href, host: url.host, ...(url.protocol === "https:" && { serverName: hostname }) };
 }
 
 async function readExcerpt(response: Response): Promise<string | null> {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { parseCidrList, parseIp } from "../../src/webhooks/cidr.ts";
 import { createDispatcher } from "../../src/webhooks/index.ts";
 import { parseWebhookUrl, refusalOf } from "../../src/webhooks/url-guard.ts";
-import { essay, json } from "../support/harness.ts";
+import { essay, json, tempDataDir } from "../support/harness.ts";
 import { startReceiver, webhookTestApp } from "./support.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -188,4 +188,62 @@ describe("refusals at delivery (DNS can change)", () => {
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.headers.host).toBe(`receiver.example.test:${receiver.port}`);
   });
+
+  const openssl = Bun.which("openssl");
+  test.skipIf(!openssl)(
+    "an https delivery connects to the checked address and verifies the certificate against the name",
+    async () => {
+      const { dir, cleanup } = tempDataDir();
+      cleanups.push(cleanup);
+      const made = Bun.spawnSync([
+        openssl ?? "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=hooks.example.test",
+        "-addext",
+        "subjectAltName=DNS:hooks.example.test",
+        "-keyout",
+        `${dir}/key.pem`,
+        "-out",
+        `${dir}/cert.pem`,
+      ]);
+      expect(made.exitCode).toBe(0);
+      const ca = await Bun.file(`${dir}/cert.pem`).text();
+      const hosts: (string | null)[] = [];
+      const server = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        tls: { cert: Bun.file(`${dir}/cert.pem`), key: Bun.file(`${dir}/key.pem`) },
+        fetch: (request) => {
+          hosts.push(request.headers.get("host"));
+          return new Response("ok");
+        },
+      });
+      cleanups.push(() => server.stop(true));
+      const t = webhookTestApp({ resolve: async () => ["127.0.0.1"] });
+      cleanups.push(() => t.close());
+      const good = await t.endpoint({ url: `https://hooks.example.test:${server.port}/in` });
+      const wrongName = await t.endpoint({ url: `https://other.example.test:${server.port}/in` });
+      // The test's CA is trusted through the fetch the dispatcher uses; everything else is the real path.
+      const dispatcher = createDispatcher(t.rt, {
+        fetch: (input, init) => fetch(input, { ...init, tls: { ...init.tls, ca } }),
+      });
+      await t.app.request("POST", "/api/v1/detect", { key: t.ws.key, body: { text: essay(40) } });
+      expect(await dispatcher.runDue()).toBe(2);
+      expect(hosts).toEqual([`hooks.example.test:${server.port}`]);
+      const first = async (id: string) =>
+        (await json(t.app.request("GET", `/api/v1/webhook_endpoints/${id}/deliveries`, { key: t.ws.key })))
+          .data[0];
+      expect(await first(good.id)).toMatchObject({ status: "succeeded", last_status_code: 200 });
+      const refused = await first(wrongName.id);
+      expect(refused).toMatchObject({ status: "pending", last_status_code: null });
+      expect(refused.last_error).toContain("ALTNAME");
+    },
+  );
 });
