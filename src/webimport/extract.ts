@@ -149,17 +149,17 @@ export function extractMarkdown(markdown: string): ExtractedText {
   }
   title ??= clean(/^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1]) ?? clean(/^(.+)\n=+\s*$/m.exec(text)?.[1]);
   text = text
-    .replace(/^\s*(```|~~~).*$/gm, "")
-    .replace(/^\s*\[[^\]]+\]:\s*\S+.*$/gm, "")
+    .replace(/^[ \t]*(```|~~~).*$/gm, "")
+    .replace(/^[ \t]*\[[^\]]+\]:[ \t]*\S+.*$/gm, "")
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
     .replace(/<[^>\n]+>/g, "")
-    .replace(/^\s{0,3}#{1,6}\s+/gm, "")
-    .replace(/\s+#+\s*$/gm, "")
-    .replace(/^\s*[=-]{3,}\s*$/gm, "")
-    .replace(/^\s*>\s?/gm, "")
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
+    .replace(/^[ \t]{0,3}#{1,6}[ \t]+/gm, "")
+    .replace(/[ \t]+#+[ \t]*$/gm, "")
+    .replace(/^[ \t]*[=-]{3,}[ \t]*$/gm, "")
+    .replace(/^[ \t]*>[ \t]?/gm, "")
+    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, "")
     .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([^\n]*?\S)\1/g, "$2")
     .replace(/\|/g, " ");
   return { title, text: tidy(text) };
