@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { PermanentJobError, runOnce } from "../../src/jobs/index.ts";
 import { essay, json } from "../support/harness.ts";
 import {
   type Receiver,
@@ -112,6 +113,45 @@ describe("delivering scan.completed", () => {
     });
     expect(delivery.log[0].duration_ms).toBeGreaterThanOrEqual(0);
     await t.app.request("DELETE", `/api/v1/webhook_endpoints/${endpoint.id}`, { key: t.ws.key });
+  });
+
+  test("a plagiarism scan that fails is delivered as scan.failed, with data.error, to scan.failed subscribers", async () => {
+    receiver.received.length = 0;
+    const failedOnly = await t.endpoint({ url: receiver.url, events: ["scan.failed"] });
+    const res = await t.app.request("POST", "/api/v1/plagiarism", {
+      key: t.ws.key,
+      body: { text: essay(50) },
+    });
+    expect(res.status).toBe(202);
+    const queued = await json(res);
+    // The job loop, stepped by hand: the check fails for good, which fails the scan and records scan.failed.
+    const ran = await runOnce({
+      db: t.app.service.store.db,
+      clock: t.clock.read,
+      run: () => {
+        throw new PermanentJobError("source_unavailable", "The sources could not be read.");
+      },
+    });
+    expect(ran).toBe(true);
+    expect(await t.dispatcher.runDue()).toBe(1);
+    const got = receiver.received[0];
+    if (!got) throw new Error("nothing received");
+    expect(got.headers["service-event"]).toBe("scan.failed");
+    expect(
+      verifySignature(got.headers["service-signature"], got.body, failedOnly.secret, seconds(t.clock.now)),
+    ).toBe(true);
+    const event = JSON.parse(got.body);
+    expect(event).toMatchObject({
+      type: "scan.failed",
+      data: {
+        id: queued.id,
+        type: "plagiarism",
+        status: "failed",
+        result: null,
+        error: { code: "source_unavailable", message: "The sources could not be read." },
+      },
+    });
+    await t.app.request("DELETE", `/api/v1/webhook_endpoints/${failedOnly.id}`, { key: t.ws.key });
   });
 
   test("only endpoints subscribed to the event type receive it", async () => {
