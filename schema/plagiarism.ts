@@ -79,3 +79,19 @@ export const plagiarismFingerprints = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.hash, t.scope, t.sourceKey] })],
 );
+
+/**
+ * Fingerprints added since the last compaction, same shape and key. Random-hash inserts into a table of
+ * millions of rows touch a page per row; here they land in a small B-tree that stays in cache, and compaction
+ * (src/fingerprints/compact.ts) moves them into plagiarism_fingerprints in hash order, a hash range per
+ * transaction. Lookups read both tables. Rebuilt WITHOUT ROWID by a migration, like the main table.
+ */
+export const plagiarismRecentFingerprints = sqliteTable(
+  "plagiarism_fingerprints_recent",
+  {
+    hash: integer("hash").notNull(),
+    scope: integer("scope").notNull(),
+    sourceKey: integer("source_key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hash, t.scope, t.sourceKey] })],
+);
