@@ -1,5 +1,5 @@
 import { findQuotedSpans } from "../plagiarism/index.ts";
-import { tokenizeWords } from "../text/index.ts";
+import { tokenizeWords, type WordToken } from "../text/index.ts";
 
 /**
  * The phrases of a submitted text worth asking a search engine about: one per stretch of the text, so that a
@@ -34,8 +34,8 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-const wordScore = (word: string): number => {
-  const folded = word.toLowerCase();
+/** `folded` is lower case. */
+const wordScore = (folded: string): number => {
   if (STOPWORDS.has(folded) || folded.length < 3) return 0;
   // Longer words are rarer; the cap keeps one very long word from carrying a window of filler.
   return Math.min(folded.length, 12) / 4;
@@ -47,16 +47,30 @@ export function distinctivePhrases(
 ): Phrase[] {
   const length = options.words ?? PHRASE_WORDS;
   const quoted = options.excludeQuotes === false ? [] : findQuotedSpans(text);
-  const tokens = tokenizeWords(text).filter(
-    (token) => !quoted.some((span) => token.start >= span.start && token.end <= span.end),
-  );
+  // Quoted spans come sorted and disjoint: one sweep marks the words inside them.
+  const tokens: WordToken[] = [];
+  const quoteBefore: boolean[] = []; // a skipped quotation lies between this word and the previous kept one
+  let span = 0;
+  let skipped = false;
+  for (const token of tokenizeWords(text)) {
+    while (span < quoted.length && (quoted[span]?.end ?? 0) <= token.start) span++;
+    const inside = span < quoted.length && (quoted[span]?.start ?? 0) <= token.start;
+    if (inside) {
+      skipped = true;
+      continue;
+    }
+    tokens.push(token);
+    quoteBefore.push(skipped);
+    skipped = false;
+  }
   if (tokens.length < length || options.count <= 0) return [];
+  const folded = tokens.map((token) => token.text.toLowerCase());
+  const scores = folded.map(wordScore);
   // A window may not span a sentence end or a skipped quotation: engines match phrases within one sentence.
   const breaksAfter = tokens.map((token, i) => {
     const next = tokens[i + 1];
     if (!next) return true;
-    const gap = text.slice(token.end, next.start);
-    return /[.!?;:\n]/.test(gap) || quoted.some((span) => span.start >= token.end && span.end <= next.start);
+    return quoteBefore[i + 1] === true || /[.!?;:\n]/.test(text.slice(token.end, next.start));
   });
   const segments = Math.min(options.count, Math.floor(tokens.length / length));
   const phrases: Phrase[] = [];
@@ -72,8 +86,8 @@ export function distinctivePhrases(
       let score = 0;
       let content = 0;
       for (let i = at; i < at + length; i++) {
-        const word = (tokens[i]?.text ?? "").toLowerCase();
-        const value = wordScore(word);
+        const word = folded[i] as string;
+        const value = scores[i] as number;
         if (value > 0 && !seen.has(word)) {
           seen.add(word);
           score += value;
