@@ -1,5 +1,6 @@
 /** The persistent fingerprint index over the store, and the plagiarism check that uses it. */
 export { checkPlagiarism } from "./check.ts";
+export { COMPACT_AT_ROWS, compactFingerprints, compactFingerprintsIfDue } from "./compact.ts";
 export {
   addLibraryDocument,
   addLibraryDocuments,

@@ -4,9 +4,11 @@ import { newId } from "../ids.ts";
 import { FINGERPRINT_VERSION, indexFingerprints, normalizeUrl } from "../plagiarism/index.ts";
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
+import { compactFingerprintsIfDue } from "./compact.ts";
 import { statementsFor } from "./statements.ts";
 import {
   allocateSourceKey,
+  BULK_BATCH,
   deleteFingerprints,
   type FingerprintRow,
   insertFingerprints,
@@ -86,7 +88,7 @@ export function addLibraryDocuments(
     },
     fingerprints: indexFingerprints(input.text),
   }));
-  return withBulkCache(store, prepared.length, () =>
+  const added = withBulkCache(store, prepared.length, () =>
     inWriteTransaction(store, () => {
       const scope = ensureScope(store, workspaceId);
       const rows: FingerprintRow[] = [];
@@ -103,6 +105,8 @@ export function addLibraryDocuments(
       return added;
     }),
   );
+  if (prepared.length >= BULK_BATCH) compactFingerprintsIfDue(store);
+  return added;
 }
 
 export function getLibraryDocument(

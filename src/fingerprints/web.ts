@@ -5,9 +5,11 @@ import { newId } from "../ids.ts";
 import { FINGERPRINT_VERSION, indexFingerprints, normalizeUrl } from "../plagiarism/index.ts";
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
+import { compactFingerprintsIfDue } from "./compact.ts";
 import { statementsFor } from "./statements.ts";
 import {
   allocateSourceKey,
+  BULK_BATCH,
   deleteFingerprints,
   type FingerprintRow,
   insertFingerprints,
@@ -71,7 +73,7 @@ export function upsertWebPages(store: Store, pages: readonly NewWebPage[]): WebP
   // A URL given twice in one batch is written once, with its last text (fingerprint rows are inserted at the
   // end of the batch, so an earlier copy could not be replaced within it).
   const lastIndexOf = new Map(prepared.map(({ page }, i) => [page.url, i]));
-  return withBulkCache(store, prepared.length, () =>
+  const saved = withBulkCache(store, prepared.length, () =>
     inWriteTransaction(store, () => {
       const rows: FingerprintRow[] = [];
       const savedByUrl = new Map<string, WebPage>();
@@ -98,6 +100,8 @@ export function upsertWebPages(store: Store, pages: readonly NewWebPage[]): WebP
       return prepared.map(({ page }) => savedByUrl.get(page.url) as WebPage);
     }),
   );
+  if (prepared.length >= BULK_BATCH) compactFingerprintsIfDue(store);
+  return saved;
 }
 
 export function getWebPage(store: Store, url: string): (WebPage & { text: string }) | null {

@@ -38,8 +38,8 @@ export function insertFingerprints(store: Store, rows: FingerprintRow[]) {
 
 /** Page cache (KiB) for bulk loads; SQLite's default of 2 MB makes random B-tree inserts read pages again. */
 const BULK_CACHE_KIB = 64 * 1024;
-/** Batches at least this large get the bulk page cache for their duration. */
-const BULK_BATCH = 50;
+/** Batches at least this large get the bulk page cache for their duration, and compaction when it is due. */
+export const BULK_BATCH = 50;
 
 /** Runs a bulk write with a larger page cache on this connection, restored afterwards. */
 export function withBulkCache<T>(store: Store, batchSize: number, fn: () => T): T {
@@ -68,7 +68,11 @@ export function deleteFingerprints(
   const statements = statementsFor(store.sqlite);
   if (version !== FINGERPRINT_VERSION) {
     statements.deleteFingerprintsOfSource.run(scope, sourceKey);
+    statements.deleteRecentFingerprintsOfSource.run(scope, sourceKey);
     return;
   }
-  for (const fingerprint of fingerprints()) statements.deleteFingerprint.run(fingerprint, scope, sourceKey);
+  for (const fingerprint of fingerprints()) {
+    statements.deleteFingerprint.run(fingerprint, scope, sourceKey);
+    statements.deleteRecentFingerprint.run(fingerprint, scope, sourceKey);
+  }
 }

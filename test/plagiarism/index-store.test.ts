@@ -3,6 +3,7 @@ import {
   addLibraryDocument,
   addLibraryDocuments,
   checkPlagiarism,
+  compactFingerprints,
   getLibraryDocument,
   getWebPage,
   listLibraryDocuments,
@@ -17,8 +18,11 @@ import { tempStore } from "./support.ts";
 
 const [cello, canal] = UNRELATED as [string, string];
 const copyOf = (text: string) => spaceWords(text).slice(5, 65).join(" ");
+const countRows = (t: ReturnType<typeof tempStore>, table: string) =>
+  (t.store.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+/** Fingerprint rows in both tables of the index (recent and compacted). */
 const fingerprintRows = (t: ReturnType<typeof tempStore>) =>
-  (t.store.sqlite.query("SELECT count(*) AS n FROM plagiarism_fingerprints").get() as { n: number }).n;
+  countRows(t, "plagiarism_fingerprints") + countRows(t, "plagiarism_fingerprints_recent");
 
 describe("library documents", () => {
   const t = tempStore();
@@ -194,5 +198,47 @@ describe("web pages in bulk", () => {
     expect(checkPlagiarism(t.store, workspace, `${canal} ${copyOf(TIDES)}`).sources).toHaveLength(1);
     expect(removeWebPage(t.store, "https://example.com/page")).toBe(true);
     expect(fingerprintRows(t)).toBe(0);
+  });
+});
+
+describe("compaction", () => {
+  const t = tempStore();
+  afterAll(t.close);
+  const workspaceA = t.workspace("A");
+  const workspaceB = t.workspace("B");
+
+  test("moves every fingerprint into the main table; checks, isolation and removal work the same", () => {
+    const docs = addLibraryDocuments(t.store, workspaceA, [
+      { title: "Bees", text: BEEKEEPING },
+      { title: "Bread", text: BREAD },
+    ]);
+    upsertWebPage(t.store, { url: "https://example.com/tides", title: "Tides", text: TIDES, fetchedAt: 0 });
+    const rows = fingerprintRows(t);
+    expect(countRows(t, "plagiarism_fingerprints_recent")).toBe(rows);
+
+    expect(compactFingerprints(t.store)).toBe(rows);
+    expect(countRows(t, "plagiarism_fingerprints_recent")).toBe(0);
+    expect(countRows(t, "plagiarism_fingerprints")).toBe(rows);
+    expect(compactFingerprints(t.store)).toBe(0);
+
+    const submitted = `${copyOf(BEEKEEPING)} ${cello} ${copyOf(TIDES)}`;
+    expect(
+      checkPlagiarism(t.store, workspaceA, submitted)
+        .sources.map((s) => s.title)
+        .sort(),
+    ).toEqual(["Bees", "Tides"]);
+    expect(checkPlagiarism(t.store, workspaceB, submitted).sources.map((s) => s.title)).toEqual(["Tides"]);
+
+    // A document added after compaction sits in the recent table; both are searched together.
+    addLibraryDocument(t.store, workspaceA, { title: "Railways", text: RAILWAYS });
+    expect(countRows(t, "plagiarism_fingerprints_recent")).toBeGreaterThan(0);
+    expect(checkPlagiarism(t.store, workspaceA, `${copyOf(RAILWAYS)} ${copyOf(BREAD)}`).sources).toHaveLength(
+      2,
+    );
+
+    for (const doc of docs) expect(removeLibraryDocument(t.store, workspaceA, doc.id)).toBe(true);
+    expect(removeWebPage(t.store, "https://example.com/tides")).toBe(true);
+    expect(checkPlagiarism(t.store, workspaceA, submitted).sources).toEqual([]);
+    expect(countRows(t, "plagiarism_fingerprints")).toBe(0);
   });
 });
