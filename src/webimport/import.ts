@@ -1,6 +1,7 @@
 import { type NewWebPage, upsertWebPages, type WebPage } from "../fingerprints/index.ts";
 import { MAX_DOCUMENT_WORDS, MIN_DOCUMENT_WORDS } from "../library/documents.ts";
 import { normalizeUrl } from "../plagiarism/index.ts";
+import { TITLE_MAX } from "../scans/input.ts";
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 import { type ExtractedText, extractByMediaType } from "./extract.ts";
@@ -33,7 +34,9 @@ export function webPageOf(
   if (words > MAX_DOCUMENT_WORDS) {
     return { reason: `${words} words is more than the ${MAX_DOCUMENT_WORDS.toLocaleString("en")} allowed` };
   }
-  return { page: { url, title: extracted.title ?? url, text: extracted.text, fetchedAt } };
+  // A <title> can be a paragraph of keywords; the sources list shows a title, not a page of them.
+  const title = (extracted.title ?? url).slice(0, TITLE_MAX);
+  return { page: { url, title, text: extracted.text, fetchedAt } };
 }
 
 /** Collects pages and writes them batch by batch, reporting each once it is stored. */

@@ -114,12 +114,20 @@ describe("exclusions", () => {
       text: LIGHTHOUSE_SOURCE,
       fetchedAt: now,
     });
+    await app.request("POST", "/api/v1/documents", {
+      key,
+      body: {
+        title: "Ledger (library copy)",
+        text: LIGHTHOUSE_SOURCE,
+        url: "https://news.example.org/lighthouse",
+      },
+    });
     const text = `${OWN_WORDS} ${LIGHTHOUSE_SOURCE}`;
     const found = await check(key, { text }, offline());
-    expect(found.result.sources.map((s: { url: string }) => s.url)).toEqual([
-      "https://news.example.org/lighthouse",
+    expect(found.result.sources.map((s: { type: string; url: string }) => [s.type, s.url]).sort()).toEqual([
+      ["document", null],
+      ["web", "https://news.example.org/lighthouse"],
     ]);
-    expect(found.result.sources[0].type).toBe("web");
 
     // Another spelling of the same address (case, default port, trailing slash, fragment) still excludes it.
     const excluded = await check(
