@@ -61,7 +61,11 @@ class PageSink {
   }
 }
 
-/** Fetches one URL and extracts its main text; the reason in words when it cannot be a page of the index. */
+/**
+ * Fetches one URL and extracts its main text; the reason in words when it cannot be a page of the index.
+ * The page is indexed under the URL asked for, not where redirects ended: that is the address the operator
+ * imported or the search engine named, so `exclude_urls` and the freshness check of live search find it.
+ */
 export async function fetchWebPage(
   url: string,
   settings: WebFetchSettings,
@@ -70,7 +74,7 @@ export async function fetchWebPage(
   try {
     const fetched = await fetchPage(url, settings, options.fetchImpl);
     const made = webPageOf(
-      fetched.url,
+      url,
       extractByMediaType(fetched.body, fetched.mediaType),
       (options.now ?? Date.now)(),
     );
