@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { jobLeaseMs, MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
+import { loadSecretKey, secretBox } from "./crypto/secret-box.ts";
 import { loadDetector } from "./detection/index.ts";
 import { type Detector, inProcessDetector, workerPoolDetector } from "./detector/index.ts";
 import { ServiceError } from "./errors.ts";
@@ -32,6 +33,7 @@ export function createService(store: Store, options: { clock?: Clock; detector?:
     verifyKey: createKeyVerifier(store.db),
     rateLimiter: new RateLimiter(clock),
     clock,
+    box: secretBox(loadSecretKey(store.dataDir)),
     route: (request) => app.handle(request),
   });
   return {

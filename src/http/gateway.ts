@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { MAX_BODY_BYTES } from "../config.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import { ServiceError } from "../errors.ts";
 import {
   beginIdempotent,
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   verifyKey: (presented: string) => Verification;
   rateLimiter: RateLimiter;
   clock: Clock;
+  /** Seals stored idempotent responses at rest. */
+  box?: SecretBox;
   /** The router (Elysia's `app.handle`). */
   route: (request: Request) => Promise<Response>;
 }
@@ -78,6 +81,7 @@ async function pass(incoming: Request, context: RequestContext, deps: GatewayDep
     endpoint: `POST ${url.pathname}`,
     bodyHash: hashBody(context.rawBody ?? ""),
     now: deps.clock(),
+    ...(deps.box && { box: deps.box }),
   });
   if (start.kind === "replay") {
     const headers = new Headers(start.response.headers);

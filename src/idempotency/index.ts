@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { idempotencyKeys } from "../../schema/index.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_REPLAY_MS, IDEMPOTENCY_STALE_MS } from "../config.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import { ServiceError } from "../errors.ts";
 import { type Db, type DbOrTx, writeTransaction } from "../store/db.ts";
 
@@ -10,7 +11,11 @@ export interface IdempotencyClaim {
   workspaceId: string;
   key: string;
   createdAt: number;
+  /** Seals the stored response at rest: a replayed body can hold a secret (a webhook endpoint's whsec_). */
+  box?: SecretBox;
 }
+
+const sealContext = (workspaceId: string, key: string) => `idempotency:${workspaceId}:${key}`;
 
 export interface StoredResponse {
   status: number;
@@ -41,7 +46,14 @@ export function validateIdempotencyKey(key: string): void {
  */
 export function beginIdempotent(
   db: Db,
-  input: { workspaceId: string; key: string; endpoint: string; bodyHash: string; now: number },
+  input: {
+    workspaceId: string;
+    key: string;
+    endpoint: string;
+    bodyHash: string;
+    now: number;
+    box?: SecretBox;
+  },
 ): IdempotencyStart {
   return writeTransaction(db, (tx) => {
     const existing = tx
@@ -63,12 +75,13 @@ export function beginIdempotent(
         );
       }
       if (existing.state === "in_progress") throw new ServiceError("request_in_progress");
+      const stored = existing.responseBody ?? "";
       return {
         kind: "replay",
         response: {
           status: existing.responseStatus ?? 200,
           headers: existing.responseHeaders ?? {},
-          body: existing.responseBody ?? "",
+          body: input.box ? input.box.open(stored, sealContext(input.workspaceId, input.key)) : stored,
         },
       };
     }
@@ -92,10 +105,9 @@ export function beginIdempotent(
     } else {
       tx.insert(idempotencyKeys).values(row).run();
     }
-    return {
-      kind: "proceed",
-      claim: { workspaceId: input.workspaceId, key: input.key, createdAt: input.now },
-    };
+    const claim: IdempotencyClaim = { workspaceId: input.workspaceId, key: input.key, createdAt: input.now };
+    if (input.box) claim.box = input.box;
+    return { kind: "proceed", claim };
   });
 }
 
@@ -117,7 +129,9 @@ export function completeIdempotent(db: DbOrTx, claim: IdempotencyClaim, response
       state: "completed",
       responseStatus: response.status,
       responseHeaders: response.headers,
-      responseBody: response.body,
+      responseBody: claim.box
+        ? claim.box.seal(response.body, sealContext(claim.workspaceId, claim.key))
+        : response.body,
     })
     .where(ownClaim(claim))
     .run();

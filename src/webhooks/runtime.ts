@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { Db } from "../store/db.ts";
 import { type Clock, systemClock } from "../time.ts";
 import { type WebhookSettings, webhookSettingsFromEnv } from "./config.ts";
-import { loadSecretKey, type SecretBox, secretBox } from "./secret-box.ts";
+import { loadSecretKey, type SecretBox, secretBox } from "../crypto/secret-box.ts";
 import { type GuardConfig, type Resolver, systemResolver } from "./url-guard.ts";
 
 /**

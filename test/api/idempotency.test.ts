@@ -152,3 +152,23 @@ describe("Idempotency-Key", () => {
     expect((await detect(key, { text: essay(60) }, "k".repeat(255))).status).toBe(200);
   });
 });
+
+describe("stored responses at rest", () => {
+  test("are sealed: a replayed webhook endpoint keeps its secret, which is never readable in the store", async () => {
+    const { key } = app.workspace();
+    const body = { url: "https://hooks.example.com/textscan", events: ["scan.completed"] };
+    const headers = { "idempotency-key": "endpoint-create-1" };
+    const first = await app.request("POST", "/api/v1/webhook_endpoints", { key, body, headers });
+    expect(first.status).toBeLessThan(300);
+    const created = await json(first);
+    expect(created.secret).toMatch(/^whsec_/);
+    const replay = await app.request("POST", "/api/v1/webhook_endpoints", { key, body, headers });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await json(replay)).secret).toBe(created.secret);
+    const rows = app.service.store.sqlite.query("SELECT response_body FROM idempotency_keys").all() as Array<{
+      response_body: string | null;
+    }>;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.response_body ?? "").not.toContain("whsec_");
+  });
+});

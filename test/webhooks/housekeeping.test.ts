@@ -11,7 +11,7 @@ import {
   pruneWebhookLog,
   webhookSettingsFromEnv,
 } from "../../src/webhooks/index.ts";
-import { KEY_FILE } from "../../src/webhooks/secret-box.ts";
+import { KEY_FILE } from "../../src/crypto/secret-box.ts";
 import { json } from "../support/harness.ts";
 import { LOOPBACK, startReceiver, webhookTestApp } from "./support.ts";
 

@@ -3,9 +3,10 @@ import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * Signing secrets at rest: HMAC needs the secret itself, so it cannot be stored as a hash; it is sealed with
- * AES-256-GCM instead, bound to its endpoint id (the additional data), so a sealed value copied onto another
- * row does not open. The key comes from TEXTSCAN_SECRET_KEY or from a key file in the data directory.
+ * Secrets at rest that a hash cannot replace: webhook signing secrets (HMAC needs the secret itself) and stored
+ * idempotent responses (a replay must return the secret a create or rotate showed). They are sealed with
+ * AES-256-GCM, bound to their row by the additional data (`context`), so a sealed value copied onto another row
+ * does not open. The key comes from TEXTSCAN_SECRET_KEY or from a key file in the data directory.
  */
 export interface SecretBox {
   seal(plain: string, context: string): string;
