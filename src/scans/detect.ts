@@ -7,18 +7,11 @@ import { recordEvent } from "../events/outbox.ts";
 import { newScanId } from "../ids.ts";
 import { type Db, type Tx, writeTransaction } from "../store/db.ts";
 import { checkedWordCount, checkFolder, checkMetadata } from "./input.ts";
-import { type ScanObject, type ScanRow, scanObject } from "./view.ts";
+import { newScanRow, type ScanObject, type ScanRequestFields, scanObject } from "./view.ts";
 
-export interface AiTextScanInput {
-  text: string;
+export interface AiTextScanInput extends ScanRequestFields {
   language?: string;
-  title?: string;
-  author?: string;
-  folderId?: string;
   sentences?: boolean;
-  metadata?: Record<string, string>;
-  source: ScanRow["source"];
-  apiKeyId?: string;
 }
 
 export interface ScanOutcome {
@@ -66,29 +59,17 @@ export async function createAiTextScan(
     const id = newScanId();
     const at = now();
     const remaining = debit(tx, workspaceId, cost, id, at);
-    const row: ScanRow = {
+    const row = newScanRow(input, {
       id,
       workspaceId,
       type: "ai_text",
       status: "completed",
       creditsUsed: cost,
-      metadata: input.metadata ?? {},
       createdAt: at,
       completedAt: at,
       result: result as unknown as Record<string, unknown>,
-      errorCode: null,
-      errorMessage: null,
-      text: input.text,
-      title: input.title ?? null,
-      author: input.author ?? null,
-      folderId: input.folderId ?? null,
-      source: input.source,
-      apiKeyId: input.apiKeyId ?? null,
       options: { language: input.language ?? null, sentences: input.sentences ?? true },
-      attempts: 0,
-      leaseExpiresAt: null,
-      runAfter: null,
-    };
+    });
     tx.insert(scans).values(row).run();
     const scan = scanObject(row);
     recordEvent(tx, { workspaceId, type: "scan.completed", data: scan, scanId: id, now: at });

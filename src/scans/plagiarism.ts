@@ -7,23 +7,16 @@ import { newScanId } from "../ids.ts";
 import { type Db, writeTransaction } from "../store/db.ts";
 import type { InTransaction, ScanOutcome } from "./detect.ts";
 import { checkedWordCount, checkFolder, checkMetadata } from "./input.ts";
-import { type ScanRow, scanObject } from "./view.ts";
+import { newScanRow, type ScanRequestFields, scanObject } from "./view.ts";
 
 export const PLAGIARISM_COST_PER_WORD = 2; // spec 4.3
 export const MAX_RUNNING_PLAGIARISM_SCANS = 10; // spec 8: per workspace
 export const PLAGIARISM_RETRY_AFTER_S = 30; // spec 4.3
 export const MAX_EXCLUDE_URLS = 50; // spec 8
 
-export interface PlagiarismScanInput {
-  text: string;
-  title?: string;
-  author?: string;
-  folderId?: string;
+export interface PlagiarismScanInput extends ScanRequestFields {
   excludeUrls?: string[];
   excludeQuotes?: boolean;
-  metadata?: Record<string, string>;
-  source: ScanRow["source"];
-  apiKeyId?: string;
 }
 
 /** What the background job needs besides the text (stored in the scan's `options`). */
@@ -86,29 +79,16 @@ export function createPlagiarismScan(
     const id = newScanId();
     const at = now();
     const remaining = debit(tx, workspaceId, cost, id, at);
-    const row: ScanRow = {
+    const row = newScanRow(input, {
       id,
       workspaceId,
       type: "plagiarism",
       status: "queued",
       creditsUsed: cost,
-      metadata: input.metadata ?? {},
       createdAt: at,
-      completedAt: null,
-      result: null,
-      errorCode: null,
-      errorMessage: null,
-      text: input.text,
-      title: input.title ?? null,
-      author: input.author ?? null,
-      folderId: input.folderId ?? null,
-      source: input.source,
-      apiKeyId: input.apiKeyId ?? null,
       options: { ...jobOptions },
-      attempts: 0,
-      leaseExpiresAt: null,
       runAfter: at,
-    };
+    });
     tx.insert(scans).values(row).run();
     const outcome = { scan: scanObject(row), balance: remaining };
     options.inTransaction?.(tx, outcome);

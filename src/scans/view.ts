@@ -44,3 +44,39 @@ export function scanObject(row: ScanRow): ScanObject {
     source: row.source,
   };
 }
+
+/** What every scan-creating request carries besides its text, as the verbs receive it. */
+export interface ScanRequestFields {
+  text: string;
+  title?: string;
+  author?: string;
+  folderId?: string;
+  metadata?: Record<string, string>;
+  source: ScanRow["source"];
+  apiKeyId?: string;
+}
+
+/** A new scan row: the request's fields, the verb's own, and the job bookkeeping at its starting values. */
+export function newScanRow(
+  input: ScanRequestFields,
+  fields: Pick<ScanRow, "id" | "workspaceId" | "type" | "status" | "creditsUsed" | "createdAt" | "options"> &
+    Partial<Pick<ScanRow, "completedAt" | "result" | "runAfter">>,
+): ScanRow {
+  return {
+    completedAt: null,
+    result: null,
+    runAfter: null,
+    ...fields,
+    metadata: input.metadata ?? {},
+    errorCode: null,
+    errorMessage: null,
+    text: input.text,
+    title: input.title ?? null,
+    author: input.author ?? null,
+    folderId: input.folderId ?? null,
+    source: input.source,
+    apiKeyId: input.apiKeyId ?? null,
+    attempts: 0,
+    leaseExpiresAt: null,
+  };
+}

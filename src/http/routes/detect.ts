@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import type { Detector } from "../../detector/index.ts";
-import { completeIdempotent } from "../../idempotency/index.ts";
 import { createAiTextScan } from "../../scans/index.ts";
 import type { Db } from "../../store/db.ts";
-import { principalOf, requestContext } from "../context.ts";
-import { JSON_CONTENT_TYPE, jsonResponse } from "../envelope.ts";
+import { principalOf } from "../context.ts";
+import { scanResponder } from "../scan-response.ts";
 import { DetectBody, Scan } from "../schemas.ts";
 
 export const detectRoutes = (deps: { db: Db; detector: Detector }) =>
@@ -12,8 +11,7 @@ export const detectRoutes = (deps: { db: Db; detector: Detector }) =>
     "/api/v1/detect",
     async ({ body, request }) => {
       const principal = principalOf(request);
-      const { idempotency } = requestContext(request);
-      let responseBody = "";
+      const responder = scanResponder(request, 200);
       const outcome = await createAiTextScan(
         deps,
         principal.workspaceId,
@@ -28,21 +26,9 @@ export const detectRoutes = (deps: { db: Db; detector: Detector }) =>
           source: "api",
           apiKeyId: principal.apiKeyId,
         },
-        {
-          // The response is stored for replay in the same transaction as the charge (DESIGN invariant 5).
-          inTransaction: (tx, out) => {
-            responseBody = JSON.stringify(out.scan);
-            if (idempotency) {
-              completeIdempotent(tx, idempotency, {
-                status: 200,
-                headers: { "content-type": JSON_CONTENT_TYPE, "x-credits-remaining": String(out.balance) },
-                body: responseBody,
-              });
-            }
-          },
-        },
+        { inTransaction: responder.inTransaction },
       );
-      return jsonResponse(200, responseBody, { "x-credits-remaining": String(outcome.balance) });
+      return responder.respond(outcome);
     },
     {
       parse: "json",

@@ -1,11 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { completeIdempotent } from "../../idempotency/index.ts";
 import { notifyJobsQueued } from "../../jobs/index.ts";
 import { createPlagiarismScan, MAX_EXCLUDE_URLS } from "../../scans/plagiarism.ts";
 import type { Db } from "../../store/db.ts";
-import { principalOf, requestContext } from "../context.ts";
-import { JSON_CONTENT_TYPE, jsonResponse } from "../envelope.ts";
+import { principalOf } from "../context.ts";
+import { scanResponder } from "../scan-response.ts";
 import { Author, FolderId, Metadata, Scan, ScanText, Title } from "../schemas.ts";
 
 export const PlagiarismBody = Type.Object({
@@ -30,8 +29,7 @@ export const plagiarismRoutes = (db: Db) =>
     "/api/v1/plagiarism",
     ({ body, request }) => {
       const principal = principalOf(request);
-      const { idempotency } = requestContext(request);
-      let responseBody = "";
+      const responder = scanResponder(request, 202);
       const outcome = createPlagiarismScan(
         db,
         principal.workspaceId,
@@ -46,21 +44,10 @@ export const plagiarismRoutes = (db: Db) =>
           source: "api",
           apiKeyId: principal.apiKeyId,
         },
-        {
-          inTransaction: (tx, out) => {
-            responseBody = JSON.stringify(out.scan);
-            if (idempotency) {
-              completeIdempotent(tx, idempotency, {
-                status: 202,
-                headers: { "content-type": JSON_CONTENT_TYPE, "x-credits-remaining": String(out.balance) },
-                body: responseBody,
-              });
-            }
-          },
-        },
+        { inTransaction: responder.inTransaction },
       );
       notifyJobsQueued();
-      return jsonResponse(202, responseBody, { "x-credits-remaining": String(outcome.balance) });
+      return responder.respond(outcome);
     },
     {
       parse: "json",
