@@ -27,7 +27,7 @@ export interface Service {
 export function createService(store: Store, options: { clock?: Clock; detector?: Detector } = {}): Service {
   const clock = options.clock ?? systemClock;
   const detector = options.detector ?? inProcessDetector();
-  const app = createApp({ db: store.db, detector });
+  const app = createApp({ store, db: store.db, detector });
   const fetch = createGateway({
     db: store.db,
     verifyKey: createKeyVerifier(store.db),

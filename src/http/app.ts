@@ -1,7 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Detector } from "../detector/index.ts";
 import { ServiceError } from "../errors.ts";
-import type { Db } from "../store/db.ts";
+import type { Db, Store } from "../store/db.ts";
 import { maybeContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
@@ -14,6 +14,7 @@ import { usageRoutes } from "./routes/usage.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
 export interface AppDeps {
+  store: Store;
   db: Db;
   detector: Detector;
 }
@@ -31,7 +32,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(detectRoutes(deps))
     .use(plagiarismRoutes(deps.db))
-    .use(documentRoutes(deps.db))
+    .use(documentRoutes(deps.store))
     .use(scanRoutes(deps.db))
     .use(usageRoutes(deps.db))
     .use(imageRoutes())

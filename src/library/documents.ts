@@ -11,7 +11,7 @@ import {
 } from "../fingerprints/index.ts";
 import { normalizeUrl } from "../plagiarism/index.ts";
 import { checkMetadata, TITLE_MAX } from "../scans/input.ts";
-import type { Db, Store } from "../store/db.ts";
+import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 import { iso } from "../time.ts";
 
@@ -60,16 +60,6 @@ export const documentObject = (doc: LibraryDocument): DocumentObject => ({
   metadata: doc.metadata,
   created_at: iso(doc.createdAt),
 });
-
-/**
- * The fingerprint index works on a `Store` (drizzle plus the raw bun:sqlite handle for its prepared statements);
- * HTTP routes are handed the drizzle `Db`, whose client is that same handle.
- */
-export function storeOf(db: Db): Store {
-  const sqlite = db.$client;
-  // The server owns the connection and closes it; this view of it must never do so.
-  return { db, sqlite, dataDir: "", path: sqlite.filename, close: () => {} };
-}
 
 /** Checks one document's fields; throws `too_short`/`too_long` for the word limits, `invalid_body` otherwise. */
 export function checkDocument(input: NewLibraryDocument): void {

@@ -14,6 +14,5 @@ export {
   MAX_DOCUMENT_WORDS,
   MAX_PAGE_SIZE,
   MIN_DOCUMENT_WORDS,
-  storeOf,
 } from "./documents.ts";
 export { readLibraryFile, UnreadableFileError } from "./files.ts";

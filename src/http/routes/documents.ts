@@ -11,9 +11,8 @@ import {
   MAX_PAGE_SIZE,
   MAX_URL_LENGTH,
   MIN_DOCUMENT_WORDS,
-  storeOf,
 } from "../../library/documents.ts";
-import type { Db } from "../../store/db.ts";
+import type { Store } from "../../store/db.ts";
 import { principalOf } from "../context.ts";
 import { registerOperationErrors } from "../openapi.ts";
 import { Metadata, Title } from "../schemas.ts";
@@ -78,8 +77,7 @@ const TAGS = ["Documents"];
  * The workspace library (added endpoints within v1): documents every plagiarism check of the workspace is
  * compared with. Free. Another workspace's document is `not_found`.
  */
-export const documentRoutes = (db: Db) => {
-  const store = storeOf(db);
+export const documentRoutes = (store: Store) => {
   const workspaceOf = (request: Request) => principalOf(request).workspaceId;
   return new Elysia({ name: "routes.documents" })
     .post(
