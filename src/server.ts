@@ -8,7 +8,7 @@ import { createApp } from "./http/app.ts";
 import { errorResponse } from "./http/envelope.ts";
 import { createGateway, newRequestId } from "./http/gateway.ts";
 import { startWorkers } from "./jobs/index.ts";
-import { plagiarismCheck } from "./jobs/plagiarism.ts";
+import { checkThreads, plagiarismCheck } from "./jobs/plagiarism.ts";
 import { createKeyVerifier } from "./keys/index.ts";
 import { RateLimiter } from "./ratelimit/index.ts";
 import { coreTasks, startScheduler } from "./scheduler/index.ts";
@@ -58,10 +58,16 @@ export function startServer(config: ServeConfig): RunningServer {
   loadDetector();
   const loadMs = performance.now() - loadStarted;
   const service = createService(store, { detector: workerPoolDetector() });
-  const scheduler = startScheduler([...coreTasks(store.db), ...webhookTasks(store.db)]);
+  const scheduler = startScheduler([...coreTasks(store), ...webhookTasks(store.db)]);
   const dispatcher = startDispatcher(store.db);
+  const threads = config.workers > 0 ? checkThreads(store.dataDir, config.workers) : null;
   const jobs = startWorkers(
-    { db: store.db, clock: systemClock, run: plagiarismCheck(store), leaseMs: jobLeaseMs() },
+    {
+      db: store.db,
+      clock: systemClock,
+      run: plagiarismCheck(store, threads ? { align: threads.align } : {}),
+      leaseMs: jobLeaseMs(),
+    },
     config.workers,
   );
   const server = Bun.serve({
@@ -87,6 +93,7 @@ export function startServer(config: ServeConfig): RunningServer {
       scheduler.stop();
       await server.stop();
       await jobs.stop();
+      threads?.close();
       await dispatcher.stop();
       await service.stop();
     },

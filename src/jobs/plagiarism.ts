@@ -1,4 +1,5 @@
 import { checkPlagiarism } from "../fingerprints/index.ts";
+import type { PlagiarismOptions, PlagiarismResult } from "../plagiarism/index.ts";
 import type { PlagiarismJobOptions } from "../scans/plagiarism.ts";
 import type { ScanRow } from "../scans/view.ts";
 import type { Store } from "../store/db.ts";
@@ -8,14 +9,40 @@ import {
   liveSearchSettingsFromEnv,
   SearchUnavailableError,
 } from "../websearch/index.ts";
+import { createWorkerPool, workerEntry } from "../workers/pool.ts";
+import type { CheckJob } from "./check-worker.ts";
 import { RetryableJobError } from "./index.ts";
 
 export const SOURCE_UNREACHABLE_MESSAGE =
   "The live web search could not be reached; the check was retried and the credits were refunded.";
 
+/** Aligns a text with the library and the web index: in-process, or on a worker thread (`checkThreads`). */
+export type Align = (
+  workspaceId: string,
+  text: string,
+  options: PlagiarismOptions,
+) => Promise<PlagiarismResult>;
+
 export interface PlagiarismCheckDeps {
   /** The live web search step; null turns it off. Default: from TEXTSCAN_SEARCH_URL (off when unset). */
   liveSearch?: LiveSearchDeps | null;
+  /** Default: in-process, on the caller's connection. */
+  align?: Align;
+}
+
+/**
+ * Alignment on worker threads with their own store connections: a 25,000-word check against a large library
+ * is a second of CPU, which on the event loop would stall every request meanwhile.
+ */
+export function checkThreads(dataDir: string, size: number): { align: Align; close(): void } {
+  const pool = createWorkerPool<CheckJob, PlagiarismResult>({
+    entry: workerEntry(new URL("./check-worker.ts", import.meta.url), "./jobs/check-worker.ts"),
+    size,
+  });
+  return {
+    align: (workspaceId, text, options) => pool.run({ dataDir, workspaceId, text, options }),
+    close: () => pool.close(),
+  };
 }
 
 /**
@@ -33,6 +60,8 @@ export function plagiarismCheck(store: Store, deps: PlagiarismCheckDeps = {}) {
           return settings === null ? null : { settings };
         })()
       : deps.liveSearch;
+  const align: Align =
+    deps.align ?? (async (workspaceId, text, options) => checkPlagiarism(store, workspaceId, text, options));
   return async (scan: ScanRow): Promise<Record<string, unknown>> => {
     const options = scan.options as Partial<PlagiarismJobOptions>;
     const excludeQuotes = options.exclude_quotes ?? true;
@@ -49,7 +78,7 @@ export function plagiarismCheck(store: Store, deps: PlagiarismCheckDeps = {}) {
         throw error;
       }
     }
-    const result = checkPlagiarism(store, scan.workspaceId, scan.text, { excludeQuotes, excludeUrls });
+    const result = await align(scan.workspaceId, scan.text, { excludeQuotes, excludeUrls });
     return result as unknown as Record<string, unknown>;
   };
 }

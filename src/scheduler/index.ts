@@ -1,6 +1,7 @@
 import { Cron } from "croner";
+import { compactFingerprintsIfDue } from "../fingerprints/index.ts";
 import { expireIdempotencyKeys } from "../idempotency/index.ts";
-import type { Db } from "../store/db.ts";
+import type { Store } from "../store/db.ts";
 import { grantMonthlyAllowances } from "../workspaces/index.ts";
 
 export interface ScheduledTask {
@@ -13,7 +14,8 @@ export interface ScheduledTask {
 }
 
 /** The periodic housekeeping of one server (DESIGN: scheduler). Other rooms add their tasks to the list. */
-export function coreTasks(db: Db): ScheduledTask[] {
+export function coreTasks(store: Store): ScheduledTask[] {
+  const { db } = store;
   return [
     {
       // Hourly, and at start: a month's grant happens within an hour of the month starting, exactly once
@@ -25,6 +27,15 @@ export function coreTasks(db: Db): ScheduledTask[] {
         if (granted > 0) console.log(`monthly allowance granted to ${granted} workspace(s)`);
       },
       atStart: true,
+    },
+    {
+      // Fingerprints of documents added one at a time wait in a small table; moving them into the main one in
+      // slices keeps lookups fast and each write lock short. Cheap when nothing is due.
+      name: "fingerprint-compaction",
+      pattern: "0 */5 * * * *",
+      run: () => {
+        compactFingerprintsIfDue(store);
+      },
     },
     {
       name: "idempotency-expiry",

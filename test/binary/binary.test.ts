@@ -64,6 +64,58 @@ describe("the compiled binary", () => {
     }
   }, 60_000);
 
+  test("finishes a plagiarism check on its worker threads", async () => {
+    const other = tempDataDir();
+    try {
+      const ws = JSON.parse(
+        (
+          await runCli(
+            ["workspace", "create", "--name", "Plag", "--plan", "team", "--json", "--data-dir", other.dir],
+            { binary: BINARY },
+          )
+        ).stdout,
+      );
+      const { key } = JSON.parse(
+        (
+          await runCli(["key", "create", "--workspace", ws.id, "--json", "--data-dir", other.dir], {
+            binary: BINARY,
+          })
+        ).stdout,
+      );
+      const server = await startServerProcess(other.dir, { binary: BINARY, cwd: other.dir });
+      try {
+        const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+        const source = essay(200, 3);
+        const doc = await fetch(`${server.url}/api/v1/documents`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ title: "Minutes", text: source }),
+        });
+        expect(doc.status).toBe(201);
+        const queued = await json(
+          fetch(`${server.url}/api/v1/plagiarism`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ text: source }),
+          }),
+        );
+        expect(queued.status).toBe("queued");
+        let scan = queued;
+        for (let i = 0; i < 100 && (scan.status === "queued" || scan.status === "processing"); i++) {
+          await Bun.sleep(100);
+          scan = await json(fetch(`${server.url}/api/v1/scans/${queued.id}`, { headers }));
+        }
+        expect(scan.status).toBe("completed");
+        expect(scan.result.similarity).toBeGreaterThan(90);
+        expect(scan.result.sources[0].title).toBe("Minutes");
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      other.cleanup();
+    }
+  }, 60_000);
+
   test("scores a file locally with `textscan detect`", async () => {
     const res = await runCli(["detect", "-", "--json"], { binary: BINARY, stdin: essay(100) });
     expect(res.code).toBe(0);
