@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
+import { loadSecretKey, type SecretBox, secretBox } from "../crypto/secret-box.ts";
 import type { Db } from "../store/db.ts";
 import { type Clock, systemClock } from "../time.ts";
 import { type WebhookSettings, webhookSettingsFromEnv } from "./config.ts";
-import { loadSecretKey, type SecretBox, secretBox } from "../crypto/secret-box.ts";
 import { type GuardConfig, type Resolver, systemResolver } from "./url-guard.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { KEY_FILE } from "../../src/crypto/secret-box.ts";
 import { recordEvent } from "../../src/events/outbox.ts";
 import { writeTransaction } from "../../src/store/db.ts";
 import {
@@ -11,7 +12,6 @@ import {
   pruneWebhookLog,
   webhookSettingsFromEnv,
 } from "../../src/webhooks/index.ts";
-import { KEY_FILE } from "../../src/crypto/secret-box.ts";
 import { json } from "../support/harness.ts";
 import { LOOPBACK, startReceiver, webhookTestApp } from "./support.ts";
 
