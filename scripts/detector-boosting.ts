@@ -13,6 +13,11 @@ export interface BoostingOptions {
   /** L2 penalty on leaf values. */
   lambda: number;
   bins: number;
+  /**
+   * Per-feature monotone constraint: +1 the score may only rise with the feature, -1 only fall, 0 free
+   * (XGBoost-style: a split must order its children's values, and their subtrees inherit the bounds).
+   */
+  monotone?: number[];
 }
 
 export const DEFAULT_BOOSTING: BoostingOptions = {
@@ -86,7 +91,10 @@ export function fitBoostedTrees(
     }
     const tree: RegressionTree = { feature: [], threshold: [], left: [], right: [], value: [] };
     const leafOf = new Int32Array(n);
-    const grow = (members: Int32Array, depth: number): number => {
+    const monotone = options.monotone ?? [];
+    const leafValue = (g: number, h: number, lo: number, hi: number) =>
+      Math.min(hi, Math.max(lo, -g / (h + options.lambda)));
+    const grow = (members: Int32Array, depth: number, lo: number, hi: number): number => {
       const node = tree.feature.length;
       tree.feature.push(-1);
       tree.threshold.push(0);
@@ -98,7 +106,7 @@ export function fitBoostedTrees(
         g += grad[i] ?? 0;
         h += hess[i] ?? 0;
       }
-      tree.value.push((-g / (h + options.lambda)) * options.learningRate);
+      tree.value.push(leafValue(g, h, lo, hi) * options.learningRate);
       if (depth >= options.depth || members.length < 2) {
         for (const i of members) leafOf[i] = node;
         return node;
@@ -126,6 +134,12 @@ export function fitBoostedTrees(
           const gr = g - gl;
           const hr = h - hl;
           if (hl < options.minChildWeight || hr < options.minChildWeight) continue;
+          const direction = monotone[j] ?? 0;
+          if (direction !== 0) {
+            const wl = leafValue(gl, hl, lo, hi);
+            const wr = leafValue(gr, hr, lo, hi);
+            if (direction > 0 ? wl > wr : wl < wr) continue;
+          }
           const gain = (gl * gl) / (hl + options.lambda) + (gr * gr) / (hr + options.lambda) - parentGain;
           if (gain > bestGain) {
             bestGain = gain;
@@ -143,13 +157,35 @@ export function fitBoostedTrees(
       const rightMembers = members.filter((i) => (col[i] ?? 0) > bestBin);
       tree.feature[node] = bestFeature;
       tree.threshold[node] = cuts[bestFeature]?.[bestBin] ?? 0;
-      tree.left[node] = grow(leftMembers, depth + 1);
-      tree.right[node] = grow(rightMembers, depth + 1);
+      // Children of a constrained split are bounded by the midpoint of their values, so no deeper split can
+      // invert the order.
+      let leftLo = lo;
+      let leftHi = hi;
+      let rightLo = lo;
+      let rightHi = hi;
+      const direction = monotone[bestFeature] ?? 0;
+      if (direction !== 0) {
+        const sum = (idx: Int32Array, arr: Float64Array) => idx.reduce((a, i) => a + (arr[i] ?? 0), 0);
+        const wl = leafValue(sum(leftMembers, grad), sum(leftMembers, hess), lo, hi);
+        const wr = leafValue(sum(rightMembers, grad), sum(rightMembers, hess), lo, hi);
+        const mid = (wl + wr) / 2;
+        if (direction > 0) {
+          leftHi = mid;
+          rightLo = mid;
+        } else {
+          leftLo = mid;
+          rightHi = mid;
+        }
+      }
+      tree.left[node] = grow(leftMembers, depth + 1, leftLo, leftHi);
+      tree.right[node] = grow(rightMembers, depth + 1, rightLo, rightHi);
       return node;
     };
     grow(
       Int32Array.from({ length: n }, (_, i) => i),
       0,
+      Number.NEGATIVE_INFINITY,
+      Number.POSITIVE_INFINITY,
     );
     for (let i = 0; i < n; i++) score[i] = (score[i] ?? 0) + (tree.value[leafOf[i] ?? 0] ?? 0);
     trees.push(roundTree(tree));

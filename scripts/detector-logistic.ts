@@ -7,6 +7,8 @@ import type { LogisticModel } from "../src/detection/classifier.ts";
 export interface FitOptions {
   l2: number;
   iterations?: number;
+  /** Fixed per-row logit offsets (the model learns what to add to them). */
+  offsets?: number[];
 }
 
 /** Per-feature mean and standard deviation (weighted), for standardisation. */
@@ -81,7 +83,7 @@ export function fitLogistic(
     for (let r = 0; r < x.length; r++) {
       const xr = x[r] as number[];
       const w = (weights[r] ?? 1) / totalWeight;
-      let z = theta[0] ?? 0;
+      let z = (theta[0] ?? 0) + (options.offsets?.[r] ?? 0);
       for (let j = 0; j < d; j++) z += (theta[j + 1] ?? 0) * (xr[j] ?? 0);
       const p = 1 / (1 + Math.exp(-z));
       const g = w * (p - (labels[r] ?? 0));

@@ -26,14 +26,13 @@ import {
   loadDocuments,
   loadSentenceDocuments,
 } from "./detector-dataset.ts";
-import { auroc, fitPlatt, foldOf } from "./detector-logistic.ts";
+import { auroc, foldOf } from "./detector-logistic.ts";
 import {
   calibrate,
   FOLDS,
   outOfFold,
   sentenceDataset,
   sentenceOutOfFold,
-  sentenceWeights,
   trainDocumentClassifier,
   trainSentenceModel,
 } from "./detector-training.ts";
@@ -67,6 +66,7 @@ function main(): void {
   const texts = loadSentenceDocuments().map((row) => ({
     id: row.id,
     group: groupById.get(row.id) ?? row.id,
+    text: row.text,
     analysis: analyseDocument(row.text, lm),
     aiStart: row.ai_start,
   }));
@@ -76,13 +76,11 @@ function main(): void {
       const fold = foldById.get(id);
       return fold === undefined ? document : (oof.models[fold] ?? document);
     },
+    calibration,
     lm,
   );
   const sentenceOof = sentenceOutOfFold(data);
   const sentence = trainSentenceModel(data);
-  const sentenceCalibration = fitPlatt(sentenceOof, data.labels, sentenceWeights(data.labels));
-  sentence.calibrationSlope = sentenceCalibration.slope;
-  sentence.calibrationBias = sentenceCalibration.bias;
 
   const model: DetectorModel = {
     version: MODEL_VERSION,

@@ -3,8 +3,14 @@
  * after `loadDetector` (which the first `detect` call runs if the server did not).
  */
 import { countWords, detectLanguage, normalizeText, readingEase, splitSentences } from "../text/index.ts";
-import { analyseDocument, type DocumentAnalysis, documentLogit, sentenceFeatureVectors } from "./analysis.ts";
-import { predictProbability, sigmoid } from "./classifier.ts";
+import {
+  analyseDocument,
+  type DocumentAnalysis,
+  documentLogit,
+  sentenceFeatureVectors,
+  sentenceLogit,
+} from "./analysis.ts";
+import { sigmoid } from "./classifier.ts";
 import { loadEnglishLanguageModel } from "./english-lm.ts";
 import { UnsupportedLanguageError } from "./errors.ts";
 import type { LanguageModel } from "./language-model.ts";
@@ -79,12 +85,13 @@ export function detect(text: string, options: DetectOptions = {}): DetectionResu
   const normalized = normalizeText(text);
   const { language, scored } = resolveLanguage(normalized, options.language);
   let analysis: DocumentAnalysis | null = null;
-  let docLogit = 0;
+  let calibratedLogit = 0;
   let aiProbability = UNSCORED_AI_PROBABILITY;
   if (scored) {
     analysis = analyseDocument(text, lm);
-    docLogit = documentLogit(model.document, analysis);
-    aiProbability = sigmoid(model.document.calibrationSlope * docLogit + model.document.calibrationBias);
+    const { calibrationSlope, calibrationBias } = model.document;
+    calibratedLogit = calibrationSlope * documentLogit(model.document, analysis) + calibrationBias;
+    aiProbability = sigmoid(calibratedLogit);
   }
   const spans = analysis ? analysis.spans : splitSentences(text);
   const reportedProbability = roundProbability(aiProbability);
@@ -101,10 +108,10 @@ export function detect(text: string, options: DetectOptions = {}): DetectionResu
     model_version: model.version,
   };
   if (options.sentences !== false) {
-    const rows = analysis ? sentenceFeatureVectors(analysis, model.document, docLogit) : [];
+    const rows = analysis ? sentenceFeatureVectors(analysis, model.document) : [];
     result.sentences = spans.map((span, i): SentenceResult => {
       const row = rows[i];
-      const p = row ? predictProbability(model.sentence, row) : UNSCORED_AI_PROBABILITY;
+      const p = row ? sigmoid(sentenceLogit(model.sentence, row, calibratedLogit)) : UNSCORED_AI_PROBABILITY;
       const rounded = roundProbability(p);
       return {
         text: span.text,

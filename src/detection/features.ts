@@ -311,13 +311,12 @@ function sentenceVector(stats: SentenceStats[], index: number): FeatureVector {
   addLmFeatures(f, "own_", own.lm);
   addLmFeatures(f, "window_", windowPool.lm);
   addStyleFeatures(f, "window_", windowPool.counts, window.length);
-  f.add("relative_position", safeDiv(index, Math.max(1, stats.length - 1)));
   return f;
 }
 
 /**
  * Sentence feature vector: the sentence's own LM features, the same and style features over a window of its
- * neighbours (context), its length, and its position.
+ * neighbours (context), and its length.
  */
 export function sentenceFeatures(stats: SentenceStats[], index: number): number[] {
   return sentenceVector(stats, index).values;

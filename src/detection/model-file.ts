@@ -9,14 +9,24 @@ import detectorModelPath from "./detector.model.json" with { type: "file" };
 import { STYLE_DIMENSIONS, type StyleBagModel } from "./style-bag.ts";
 import type { BoostedTrees } from "./trees.ts";
 
-/** Document classifier: a style bag and boosted trees, blended, then calibrated. */
+/**
+ * Document classifier: three scores, each standardised on the training texts, combined as two experts, then
+ * calibrated.
+ * - chatBag: style bag trained on human vs chat-tuned text (the register of today's assistants);
+ * - allBag: style bag trained on human vs every generator (older base models too);
+ * - trees: boosted trees over the dense features, monotone so that plain writing never raises the score.
+ * The chat expert is the chat bag; the base-model expert mixes the all-generator bag and the trees
+ * (`baseMix` : 1 - `baseMix`). The score is a soft maximum of the two (log-sum-exp): either expert can raise
+ * it, and the all-generator bag's "plain = machine" habit is diluted by the monotone trees.
+ */
 export interface DocumentClassifier {
-  bag: StyleBagModel;
+  chatBag: StyleBagModel;
+  allBag: StyleBagModel;
   trees: BoostedTrees;
-  /** Blend: bagWeight * bag / bagScale + (1 - bagWeight) * trees / treeScale. */
-  bagWeight: number;
-  bagScale: number;
-  treeScale: number;
+  /** Standardisation of the part scores, in the order chatBag, allBag, trees. */
+  centers: [number, number, number];
+  scales: [number, number, number];
+  baseMix: number;
   /** p(ai) = sigmoid(calibrationSlope * blend + calibrationBias). */
   calibrationSlope: number;
   calibrationBias: number;
@@ -25,7 +35,7 @@ export interface DocumentClassifier {
 export interface DetectorModel {
   version: string;
   document: DocumentClassifier;
-  /** Sentence-level classifier over `sentenceFeatureVector`. */
+  /** Sentence-level classifier over `sentenceFeatureVectors`. */
   sentence: LogisticModel;
   /** Provenance: data, seed, and evaluation summary at training time. */
   trainedOn: Record<string, unknown>;
@@ -46,21 +56,37 @@ function isLogisticModel(value: unknown): value is LogisticModel {
   );
 }
 
+function isStyleBag(value: unknown): value is StyleBagModel {
+  const bag = value as Record<string, unknown> | undefined;
+  return (
+    typeof bag?.bias === "number" && Array.isArray(bag.weights) && bag.weights.length === STYLE_DIMENSIONS
+  );
+}
+
+function isTriple(value: unknown): value is [number, number, number] {
+  return Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === "number");
+}
+
 function isDocumentClassifier(value: unknown): value is DocumentClassifier {
   if (typeof value !== "object" || value === null) return false;
   const m = value as Record<string, unknown>;
-  const bag = m.bag as Record<string, unknown> | undefined;
   const trees = m.trees as Record<string, unknown> | undefined;
   return (
-    typeof bag?.bias === "number" &&
-    Array.isArray(bag.weights) &&
-    bag.weights.length === STYLE_DIMENSIONS &&
+    isStyleBag(m.chatBag) &&
+    isStyleBag(m.allBag) &&
     typeof trees?.baseScore === "number" &&
     Array.isArray(trees.trees) &&
-    ["bagWeight", "bagScale", "treeScale", "calibrationSlope", "calibrationBias"].every(
-      (k) => typeof m[k] === "number",
-    )
+    isTriple(m.centers) &&
+    isTriple(m.scales) &&
+    typeof m.baseMix === "number" &&
+    typeof m.calibrationSlope === "number" &&
+    typeof m.calibrationBias === "number"
   );
+}
+
+/** Typed weights: faster lookups than a plain array of 65,536 numbers. */
+function typedBag(bag: StyleBagModel): StyleBagModel {
+  return { bias: bag.bias, weights: Float64Array.from(bag.weights) };
 }
 
 export function parseDetectorModel(json: string): DetectorModel {
@@ -73,11 +99,7 @@ export function parseDetectorModel(json: string): DetectorModel {
   const document = m.document;
   return {
     version: m.version,
-    // Typed weights: faster lookups than a plain array of 65,536 numbers.
-    document: {
-      ...document,
-      bag: { bias: document.bag.bias, weights: Float64Array.from(document.bag.weights) },
-    },
+    document: { ...document, chatBag: typedBag(document.chatBag), allBag: typedBag(document.allBag) },
     sentence: m.sentence,
     trainedOn: (m.trainedOn as Record<string, unknown>) ?? {},
   };

@@ -3,4 +3,4 @@
  * the loader refuses a model file with another version, so code and model cannot drift apart. Bump it whenever
  * features or training change.
  */
-export const MODEL_VERSION = "textscan-detector-0.2.0";
+export const MODEL_VERSION = "textscan-detector-0.4.0";
