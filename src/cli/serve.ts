@@ -1,3 +1,4 @@
+import { relative } from "node:path";
 import { resolveServeConfig } from "../config.ts";
 import { startServer } from "../server.ts";
 import { listWorkspaces } from "../workspaces/index.ts";
@@ -37,10 +38,11 @@ export const serveCommand: Command = {
     });
     const running = startServer(config);
     if (listWorkspaces(running.store.db).length === 0) {
+      const self = invokedAs();
       console.log(
         "No workspace yet. Create one and a key:\n" +
-          `  textscan workspace create --name "My team" --data-dir ${config.dataDir}\n` +
-          `  textscan key create --workspace <id> --data-dir ${config.dataDir}`,
+          `  ${self} workspace create --name "My team" --data-dir ${config.dataDir}\n` +
+          `  ${self} key create --workspace <id> --data-dir ${config.dataDir}`,
       );
     }
     await new Promise<void>((resolve) => {
@@ -54,3 +56,9 @@ export const serveCommand: Command = {
     });
   },
 };
+
+/** How the user started us, so that hints can be pasted as they are: the binary, or `bun src/main.ts`. */
+function invokedAs(): string {
+  const script = process.argv[1] ?? "";
+  return script.endsWith(".ts") ? `bun ${relative(process.cwd(), script) || script}` : "textscan";
+}
