@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { detect, loadDetector } from "../src/detection/index.ts";
-import { countWords } from "../src/text/index.ts";
+import { countWords, tokenizeWords } from "../src/text/index.ts";
 
 const callsFlag = process.argv.indexOf("--calls");
 const CALLS = callsFlag > 0 ? Number(process.argv[callsFlag + 1]) : 10_000;
@@ -25,7 +25,7 @@ function corpus(): string[] {
     .map((l) => (JSON.parse(l) as { text: string }).text);
 }
 
-/** Whole documents joined as paragraphs until `words` words, then cut at that word. */
+/** Whole documents joined as paragraphs until `words` words, then cut right after the last of them. */
 function textOf(docs: string[], words: number): string {
   const parts: string[] = [];
   let count = 0;
@@ -34,12 +34,9 @@ function textOf(docs: string[], words: number): string {
     count += countWords(d);
     if (count >= words) break;
   }
-  return parts
-    .join("\n\n")
-    .split(/(?<=\s)/)
-    .slice(0, words)
-    .join("")
-    .trim();
+  const text = parts.join("\n\n");
+  const last = tokenizeWords(text)[words - 1];
+  return last ? text.slice(0, last.end) : text;
 }
 
 function percentile(sorted: number[], p: number): number {

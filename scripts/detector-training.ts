@@ -8,7 +8,7 @@ import {
   documentPartLogits,
   SENTENCE_EXTRA_FEATURES,
   sentenceFeatureVectors,
-  sentenceLogit,
+  sentenceLogits,
 } from "../src/detection/analysis.ts";
 import { type LogisticModel, sigmoid } from "../src/detection/classifier.ts";
 import { sentenceFeatureNames } from "../src/detection/features.ts";
@@ -176,6 +176,8 @@ export interface SentenceDataset {
   trainOffsets: number[];
   /** Inference anchor: the calibrated document logit, from a document model that never saw the group. */
   documentLogits: number[];
+  /** Index of the text each row belongs to. */
+  texts: number[];
 }
 
 /** The true share of machine-written characters of a continued text, as a logit (clamped). */
@@ -205,8 +207,9 @@ export function sentenceDataset(
     names: [...sentenceFeatureNames(lm), ...SENTENCE_EXTRA_FEATURES],
     trainOffsets: [],
     documentLogits: [],
+    texts: [],
   };
-  for (const t of texts) {
+  for (const [k, t] of texts.entries()) {
     const model = documentModelFor(t.id);
     const docLogit = calibration.slope * blendedLogit(model, t.analysis) + calibration.bias;
     const offset = machineShareLogit(t.text.length, t.aiStart);
@@ -217,6 +220,7 @@ export function sentenceDataset(
       data.groups.push(t.group);
       data.trainOffsets.push(offset);
       data.documentLogits.push(docLogit);
+      data.texts.push(k);
     });
   }
   return data;
@@ -249,9 +253,23 @@ export function sentenceOutOfFold(data: SentenceDataset): number[] {
   const out = new Array<number>(data.rows.length).fill(0);
   for (let f = 0; f < FOLDS; f++) {
     const model = trainSentenceModel(data, (i) => folds[i] !== f);
-    data.rows.forEach((r, i) => {
-      if (folds[i] === f) out[i] = sentenceLogit(model, r, data.documentLogits[i] ?? 0);
+    const byText = new Map<number, number[]>();
+    data.rows.forEach((_, i) => {
+      if (folds[i] !== f) return;
+      const rows = byText.get(data.texts[i] ?? 0) ?? [];
+      rows.push(i);
+      byText.set(data.texts[i] ?? 0, rows);
     });
+    for (const idx of byText.values()) {
+      const logits = sentenceLogits(
+        model,
+        idx.map((i) => data.rows[i] ?? []),
+        data.documentLogits[idx[0] ?? 0] ?? 0,
+      );
+      idx.forEach((i, k) => {
+        out[i] = logits[k] ?? 0;
+      });
+    }
   }
   return out;
 }

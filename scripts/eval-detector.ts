@@ -71,8 +71,9 @@ function generatorSlice(items: Scored[], generator: string): Scored[] {
   );
 }
 
-function groupedCv(docs: FeaturisedDocument[], names: string[]) {
-  const oof = outOfFold(docs, names, (f) => log(`cv fold ${f + 1}/${FOLDS}`));
+type OutOfFold = ReturnType<typeof outOfFold>;
+
+function groupedCv(docs: FeaturisedDocument[], oof: OutOfFold, names: string[]) {
   const items: Scored[] = docs.map((doc, i) => ({ doc, logit: oof.logits[i] ?? 0 }));
   const labels = docs.map((d) => d.label);
   const weights = balancedWeights(docs.map((d) => d.row));
@@ -130,7 +131,14 @@ function holdOut(
   const testGroups = new Set(test.map((d) => d.row.group));
   const train = docs.filter((d) => !testGroups.has(d.row.group) && !isExcluded(d) && !isTest(d));
   const model = trainDocumentClassifier(train, names);
-  return rankMetrics(test.map((doc) => ({ doc, logit: blendedLogit(model, doc.analysis) })));
+  const scored = test.map((doc) => ({ doc, logit: blendedLogit(model, doc.analysis) }));
+  const chat = scored.filter((s) => s.doc.label === 0 || CHAT_GENERATORS.has(s.doc.row.generator));
+  const base = scored.filter((s) => s.doc.label === 0 || !CHAT_GENERATORS.has(s.doc.row.generator));
+  return {
+    ...rankMetrics(scored),
+    chatAuroc: chat.some((s) => s.doc.label === 1) ? rankMetrics(chat).auroc : null,
+    baseAuroc: base.some((s) => s.doc.label === 1) ? rankMetrics(base).auroc : null,
+  };
 }
 
 /** A generator's texts plus the held-out fifth of human texts of its domains; nothing of it is trained on. */
@@ -163,13 +171,12 @@ function mean(values: number[]): number {
 
 function sentences(
   docs: FeaturisedDocument[],
-  names: string[],
+  oof: OutOfFold,
   lm: ReturnType<typeof loadEnglishLanguageModel>,
 ) {
-  const oof = outOfFold(docs, names);
   const foldById = new Map(docs.map((d) => [d.row.id, foldOf(d.row.group, FOLDS)] as const));
   const groupById = new Map(docs.map((d) => [d.row.id, d.row.group] as const));
-  const fallback = trainDocumentClassifier(docs, names);
+  const fallback = oof.models[0] as OutOfFold["models"][number];
   const rows = loadSentenceDocuments();
   const texts = rows.map((row) => ({
     id: row.id,
@@ -248,7 +255,8 @@ function main(): void {
   const names = documentFeatureNames(lm);
   const docs = featurise(loadDocuments(), lm);
   log(`featurised ${docs.length} documents`);
-  const report: Record<string, unknown> = { groupedCv: groupedCv(docs, names) };
+  const oof = outOfFold(docs, names, (f) => log(`cv fold ${f + 1}/${FOLDS}`));
+  const report: Record<string, unknown> = { groupedCv: groupedCv(docs, oof, names) };
   if (!quick) {
     const generators = [...new Set(docs.map((d) => d.row.generator))].filter((g) => g !== "human").sort();
     const logo: Record<string, unknown> = {};
@@ -269,12 +277,16 @@ function main(): void {
       lodo[domain] = leaveDomainOut(docs, names, domain);
       log(`leave-one-domain-out ${domain}`);
     }
+    const lodoField = (field: "auroc" | "chatAuroc" | "baseAuroc") =>
+      mean(domains.map((d) => (lodo[d] as Record<string, number | null>)[field] ?? Number.NaN));
     report.leaveOneDomainOut = {
       perDomain: lodo,
-      meanAuroc: mean(domains.map((d) => (lodo[d] as { auroc: number }).auroc)),
+      meanAuroc: lodoField("auroc"),
+      meanChatAuroc: lodoField("chatAuroc"),
+      meanBaseAuroc: lodoField("baseAuroc"),
     };
   }
-  report.sentences = sentences(docs, names, lm);
+  report.sentences = sentences(docs, oof, lm);
   report.speed = speed();
   report.seconds = r4((performance.now() - started) / 1000);
   console.log(JSON.stringify(report, null, 2));

@@ -91,17 +91,19 @@ export function sentenceFeatureVectors(analysis: DocumentAnalysis, model: Docume
 }
 
 /**
- * A sentence's logit: the document's calibrated logit plus the sentence model's deviation (its bias is not
- * used: the document is the anchor).
+ * Sentence logits: the document's calibrated logit plus each sentence's deviation, centred so that the
+ * deviations of a text sum to zero (the mean sentence logit is exactly the document logit).
  */
-export function sentenceLogit(
+export function sentenceLogits(
   sentenceModel: LogisticModel,
-  features: readonly number[],
+  rows: number[][],
   documentLogit: number,
-): number {
-  return (
-    documentLogit + sentenceModel.calibrationSlope * (logit(sentenceModel, features) - sentenceModel.bias)
+): number[] {
+  const deviations = rows.map(
+    (r) => sentenceModel.calibrationSlope * (logit(sentenceModel, r) - sentenceModel.bias),
   );
+  const mean = deviations.reduce((a, b) => a + b, 0) / Math.max(1, deviations.length);
+  return deviations.map((d) => documentLogit + d - mean);
 }
 
 export const SENTENCE_EXTRA_FEATURES = [

@@ -8,7 +8,7 @@ import {
   type DocumentAnalysis,
   documentLogit,
   sentenceFeatureVectors,
-  sentenceLogit,
+  sentenceLogits,
 } from "./analysis.ts";
 import { sigmoid } from "./classifier.ts";
 import { loadEnglishLanguageModel } from "./english-lm.ts";
@@ -108,10 +108,12 @@ export function detect(text: string, options: DetectOptions = {}): DetectionResu
     model_version: model.version,
   };
   if (options.sentences !== false) {
-    const rows = analysis ? sentenceFeatureVectors(analysis, model.document) : [];
+    const logits = analysis
+      ? sentenceLogits(model.sentence, sentenceFeatureVectors(analysis, model.document), calibratedLogit)
+      : [];
     result.sentences = spans.map((span, i): SentenceResult => {
-      const row = rows[i];
-      const p = row ? sigmoid(sentenceLogit(model.sentence, row, calibratedLogit)) : UNSCORED_AI_PROBABILITY;
+      const z = logits[i];
+      const p = z === undefined ? UNSCORED_AI_PROBABILITY : sigmoid(z);
       const rounded = roundProbability(p);
       return {
         text: span.text,
