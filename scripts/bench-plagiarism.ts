@@ -20,6 +20,7 @@ import { addLibraryDocuments, checkPlagiarism } from "../src/fingerprints/index.
 import { openStore, STORE_FILE } from "../src/store/db.ts";
 import { countWords } from "../src/text/index.ts";
 import { createWorkspace } from "../src/workspaces/index.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -35,17 +36,7 @@ const { values: args } = parseArgs({
 const sizes = args.sizes.split(",").map(Number);
 const DOC_WORDS = 800;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(Number(args.seed));
+const random = seededRandom(Number(args.seed));
 const randInt = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
 
 // --- a word-bigram Markov chain over the human texts ------------------------------------------------------

@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { splitSentences } from "../src/text/index.ts";
+import { seededRandom } from "./seeded-random.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -49,18 +50,7 @@ export interface SuspiciousDocument {
   cases: CorpusCase[];
 }
 
-/** mulberry32: small, fast, seedable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(Number(args.seed));
+const random = seededRandom(Number(args.seed));
 const randInt = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 function shuffle<T>(items: T[]): T[] {
