@@ -1,34 +1,19 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { essay, json } from "../support/harness.ts";
+import { describe, expect, test } from "bun:test";
+import { json } from "../support/harness.ts";
 import {
+  appWithReceiver,
+  cleanupsAfterEach,
+  detectScan,
   seconds,
   signaturesIn,
-  startReceiver,
+  type startReceiver,
   verifySignature,
   type WebhookTestApp,
-  webhookTestApp,
 } from "./support.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function setup(behaviour?: Parameters<typeof startReceiver>[0]) {
-  const t = webhookTestApp();
-  const receiver = startReceiver(behaviour, t.clock.read);
-  cleanups.push(
-    () => t.close(),
-    () => receiver.stop(),
-  );
-  return { t, receiver };
-}
-
-const detect = async (t: WebhookTestApp) => {
-  const res = await t.app.request("POST", "/api/v1/detect", { key: t.ws.key, body: { text: essay(45) } });
-  expect(res.status).toBe(200);
-  return json(res);
-};
+const cleanups = cleanupsAfterEach();
+const setup = (behaviour?: Parameters<typeof startReceiver>[0]) => appWithReceiver(cleanups, {}, behaviour);
+const detect = (t: WebhookTestApp) => detectScan(t, 45);
 
 const deliveries = async (t: WebhookTestApp, endpointId: string, query = "") =>
   (

@@ -1,39 +1,25 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { DEFAULT_RETRY_SCHEDULE_S } from "../../src/webhooks/index.ts";
-import { essay, json } from "../support/harness.ts";
+import { json } from "../support/harness.ts";
 import {
+  appWithReceiver,
+  cleanupsAfterEach,
   deadPort,
+  detectScan,
   type Receiver,
   seconds,
-  startReceiver,
+  type startReceiver,
   verifySignature,
   type WebhookTestApp,
-  webhookTestApp,
+  type webhookTestApp,
 } from "./support.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function setup(
+const cleanups = cleanupsAfterEach();
+const setup = (
   options: Parameters<typeof webhookTestApp>[0] = {},
   behaviour?: Parameters<typeof startReceiver>[0],
-) {
-  const t = webhookTestApp(options);
-  const receiver = startReceiver(behaviour, t.clock.read);
-  cleanups.push(
-    () => t.close(),
-    () => receiver.stop(),
-  );
-  return { t, receiver };
-}
-
-const detect = async (t: WebhookTestApp) => {
-  const res = await t.app.request("POST", "/api/v1/detect", { key: t.ws.key, body: { text: essay(50) } });
-  expect(res.status).toBe(200);
-  return json(res);
-};
+) => appWithReceiver(cleanups, options, behaviour);
+const detect = (t: WebhookTestApp) => detectScan(t, 50);
 
 const onlyDelivery = async (t: WebhookTestApp, endpointId: string) => {
   const page = await json(

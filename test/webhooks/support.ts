@@ -1,3 +1,4 @@
+import { afterEach, expect } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Server } from "bun";
 import type { DetectionResult } from "../../src/detection/index.ts";
@@ -11,7 +12,7 @@ import {
   type WebhookSettings,
 } from "../../src/webhooks/index.ts";
 import type { Resolver } from "../../src/webhooks/url-guard.ts";
-import { type TestApp, type TestWorkspace, testApp } from "../support/harness.ts";
+import { essay, type JsonBody, json, type TestApp, type TestWorkspace, testApp } from "../support/harness.ts";
 
 /** Loopback receivers are refused by default; the tests open 127.0.0.0/8 through the runtime, not process.env. */
 export const LOOPBACK = parseCidrList("127.0.0.0/8,::1/128", "test");
@@ -196,3 +197,37 @@ export function webhookTestApp(
 }
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/**
+ * Per-test cleanups, run newest first after each test: the webhook test files that start an app and a
+ * receiver per test share this instead of each carrying the same `afterEach`.
+ */
+export function cleanupsAfterEach(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
+
+/** A webhook test app and a real local receiver on its clock, both stopped by `cleanups` after the test. */
+export function appWithReceiver(
+  cleanups: (() => unknown)[],
+  options: Parameters<typeof webhookTestApp>[0] = {},
+  behaviour?: Parameters<typeof startReceiver>[0],
+) {
+  const t = webhookTestApp(options);
+  const receiver = startReceiver(behaviour, t.clock.read);
+  cleanups.push(
+    () => t.close(),
+    () => receiver.stop(),
+  );
+  return { t, receiver };
+}
+
+/** Creates one completed detect scan (so one scan.completed event) in the test app's workspace. */
+export async function detectScan(t: WebhookTestApp, words: number): Promise<JsonBody> {
+  const res = await t.app.request("POST", "/api/v1/detect", { key: t.ws.key, body: { text: essay(words) } });
+  expect(res.status).toBe(200);
+  return json(res);
+}
