@@ -1,4 +1,5 @@
-import { formatIp, type IpAddress, parseIp } from "./cidr.ts";
+import type { IpAddress } from "./cidr.ts";
+import { pinnedTarget } from "./url-guard.ts";
 
 /** The first bytes of a reply kept in the delivery log: enough to read an error page's gist. */
 export const EXCERPT_BYTES = 1_024;
@@ -36,7 +37,7 @@ export async function send(request: SendRequest, fetchImpl: FetchLike = fetch): 
     controller.abort();
   }, request.timeoutMs);
   try {
-    const { target, host, serverName } = connectTarget(request);
+    const { target, host, serverName } = pinnedTarget(request.url, request.address);
     let response: Response;
     try {
       response = await fetchImpl(target, {
@@ -66,21 +67,6 @@ export async function send(request: SendRequest, fetchImpl: FetchLike = fetch): 
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Where to connect: the address the guard approved, so a second DNS answer cannot send the request elsewhere
- * (DNS rebinding). The name still travels in Host and, for https, as the TLS server name, against which the
- * certificate is verified.
- */
-function connectTarget(request: SendRequest): { target: string; host?: string; serverName?: string } {
-  const { url, address } = request;
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  if (!address || parseIp(hostname)) return { target: url.href };
-  const literal = address.family === 6 ? `[${formatIp(address)}]` : formatIp(address);
-  const pinned = new URL(url.href);
-  pinned.hostname = literal;
-  return { target: pinned.href, host: url.host, ...(url.protocol === "https:" && { serverName: hostname }) };
 }
 
 async function readExcerpt(response: Response): Promise<string | null> {

@@ -163,3 +163,20 @@ function describeDnsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code ?? (error as Error)?.message ?? "lookup failed";
 }
+
+/**
+ * Where to connect: the address the guard approved, so a second DNS answer cannot send the request elsewhere
+ * (DNS rebinding). The name still travels in Host and, for https, as the TLS server name, against which the
+ * certificate is verified. Used by webhook deliveries and by every web fetch of the plagiarism side.
+ */
+export function pinnedTarget(
+  url: URL,
+  address: IpAddress | undefined,
+): { target: string; host?: string; serverName?: string } {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  if (!address || parseIp(hostname)) return { target: url.href };
+  const literal = address.family === 6 ? `[${formatIp(address)}]` : formatIp(address);
+  const pinned = new URL(url.href);
+  pinned.hostname = literal;
+  return { target: pinned.href, host: url.host, ...(url.protocol === "https:" && { serverName: hostname }) };
+}

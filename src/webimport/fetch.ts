@@ -1,5 +1,4 @@
-import { formatIp, type IpAddress } from "../webhooks/cidr.ts";
-import { judgeDestination, parseWebhookUrl } from "../webhooks/url-guard.ts";
+import { judgeDestination, parseWebhookUrl, pinnedTarget } from "../webhooks/url-guard.ts";
 import type { WebFetchSettings } from "./settings.ts";
 
 /**
@@ -39,7 +38,7 @@ export interface FetchedPage {
   body: string;
 }
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = (input: string, init: BunFetchRequestInit) => Promise<Response>;
 
 /** Media types whose text can be a source. */
 export const TEXT_MEDIA_TYPES: ReadonlySet<string> = new Set([
@@ -86,7 +85,7 @@ export async function fetchPage(
       if (destination.kind === "unresolved") {
         throw new WebFetchError("unreachable", `${url.href}: ${destination.reason}`);
       }
-      const { target, host } = connectTarget(url, destination.addresses[0]);
+      const { target, host, serverName } = pinnedTarget(url, destination.addresses[0]);
       let response: Response;
       try {
         response = await fetchImpl(target, {
@@ -94,6 +93,7 @@ export async function fetchPage(
           headers: { "user-agent": settings.userAgent, accept: ACCEPT, ...(host && { host }) },
           redirect: "manual",
           signal: controller.signal,
+          ...(serverName && { tls: { serverName } }),
         });
       } catch (error) {
         throw timedOut ? late() : new WebFetchError("unreachable", `${url.href}: ${describe(error)}`);
@@ -133,14 +133,6 @@ export async function fetchPage(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** For http the connection goes to the approved address; https keeps the name, which its certificate proves. */
-function connectTarget(url: URL, address: IpAddress | undefined): { target: string; host?: string } {
-  if (!address || url.protocol !== "http:") return { target: url.href };
-  const pinned = new URL(url.href);
-  pinned.hostname = address.family === 6 ? `[${formatIp(address)}]` : formatIp(address);
-  return { target: pinned.href, host: url.host };
 }
 
 async function readLimited(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {

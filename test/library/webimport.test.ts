@@ -16,6 +16,7 @@ import {
   searchRequestUrl,
   searchSearxng,
 } from "../../src/websearch/index.ts";
+import { tempDataDir } from "../support/harness.ts";
 import { GLACIER_SOURCE, localFetch, OWN_WORDS, page } from "./support.ts";
 import { chunked, httpResponse, warcFile, warcRecord } from "./warc-builder.ts";
 
@@ -137,6 +138,75 @@ describe("fetchPage", () => {
       "bad_url",
     );
   });
+
+  const openssl = Bun.which("openssl");
+  test.skipIf(!openssl)(
+    "https connects to the address the guard checked and verifies the certificate against the name",
+    async () => {
+      const { dir, cleanup } = tempDataDir();
+      try {
+        const made = Bun.spawnSync([
+          openssl ?? "openssl",
+          ...[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=pages.example.test",
+          ],
+          ...[
+            "-addext",
+            "subjectAltName=DNS:pages.example.test",
+            "-keyout",
+            `${dir}/key.pem`,
+            "-out",
+            `${dir}/cert.pem`,
+          ],
+        ]);
+        expect(made.exitCode).toBe(0);
+        const ca = await Bun.file(`${dir}/cert.pem`).text();
+        const hosts: (string | null)[] = [];
+        const tlsServer = Bun.serve({
+          hostname: "127.0.0.1",
+          port: 0,
+          tls: { cert: Bun.file(`${dir}/cert.pem`), key: Bun.file(`${dir}/key.pem`) },
+          fetch: (request) => {
+            hosts.push(request.headers.get("host"));
+            return new Response(page("Pinned", `<p>${GLACIER_SOURCE}</p>`), {
+              headers: { "content-type": "text/html; charset=utf-8" },
+            });
+          },
+        });
+        try {
+          // The names resolve to the loopback server only through the guard's resolver: nothing else could
+          // reach it, so an answer proves the connection went to the checked address.
+          const settings = localFetch({ resolve: async () => ["127.0.0.1"] });
+          const trusting = (input: string, init: BunFetchRequestInit) =>
+            fetch(input, { ...init, tls: { ...init.tls, ca } });
+          const fetched = await fetchPage(
+            `https://pages.example.test:${tlsServer.port}/a`,
+            settings,
+            trusting,
+          );
+          expect(fetched.body).toContain("Glaciers");
+          expect(hosts).toEqual([`pages.example.test:${tlsServer.port}`]);
+          const wrongName = await failure(
+            fetchPage(`https://other.example.test:${tlsServer.port}/a`, settings, trusting),
+          );
+          expect((wrongName as WebFetchError).kind).toBe("unreachable");
+          expect(hosts).toHaveLength(1);
+        } finally {
+          tlsServer.stop(true);
+        }
+      } finally {
+        cleanup();
+      }
+    },
+  );
 
   test("the charset named by a <meta> tag decodes the page", async () => {
     const fetched = await fetchPage(`${base}/latin1`, localFetch());
