@@ -58,5 +58,6 @@ function buildRuntime(db: Db, options: RuntimeOptions): WebhookRuntime {
 
 export const guardOf = (runtime: WebhookRuntime): GuardConfig => ({
   allowNetworks: runtime.settings.allowNetworks,
+  allowSetting: "TEXTSCAN_WEBHOOK_ALLOW_NETWORKS",
   resolve: runtime.resolve,
 });

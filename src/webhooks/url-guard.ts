@@ -20,6 +20,8 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 export interface GuardConfig {
   allowNetworks: readonly Cidr[];
   resolve: Resolver;
+  /** The setting that opens networks for this caller, named in refusals so the operator knows what to set. */
+  allowSetting: string;
 }
 
 export const MAX_URL_LENGTH = 2_048;
@@ -135,7 +137,7 @@ export async function judgeDestination(url: URL, config: GuardConfig): Promise<D
       const via = literal ? "" : `${host} resolves to `;
       return {
         kind: "refused",
-        reason: `${via}${refusal}; set TEXTSCAN_WEBHOOK_ALLOW_NETWORKS to allow it`,
+        reason: `${via}${refusal}; set ${config.allowSetting} to allow it`,
       };
     }
   }

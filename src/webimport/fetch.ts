@@ -72,15 +72,11 @@ export async function fetchPage(
       const destination = await judgeDestination(url, {
         allowNetworks: settings.allowNetworks,
         resolve: settings.resolve,
+        allowSetting: "TEXTSCAN_WEB_ALLOW_NETWORKS",
       });
       if (timedOut) throw late();
       if (destination.kind === "refused") {
-        // The guard's own hint names the webhooks variable; fetches of web pages are opened by another one.
-        const reason = destination.reason.split(";")[0];
-        throw new WebFetchError(
-          "refused",
-          `${url.href}: refused, ${reason}; set TEXTSCAN_WEB_ALLOW_NETWORKS to allow it`,
-        );
+        throw new WebFetchError("refused", `${url.href}: refused, ${destination.reason}`);
       }
       if (destination.kind === "unresolved") {
         throw new WebFetchError("unreachable", `${url.href}: ${destination.reason}`);
