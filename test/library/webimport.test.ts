@@ -17,6 +17,7 @@ import {
   searchSearxng,
 } from "../../src/websearch/index.ts";
 import { tempDataDir } from "../support/harness.ts";
+import { OPENSSL, selfSignedCertificate } from "../support/tls.ts";
 import { GLACIER_SOURCE, localFetch, OWN_WORDS, page } from "./support.ts";
 import { chunked, httpResponse, warcFile, warcRecord } from "./warc-builder.ts";
 
@@ -139,41 +140,17 @@ describe("fetchPage", () => {
     );
   });
 
-  const openssl = Bun.which("openssl");
-  test.skipIf(!openssl)(
+  test.skipIf(!OPENSSL)(
     "https connects to the address the guard checked and verifies the certificate against the name",
     async () => {
       const { dir, cleanup } = tempDataDir();
       try {
-        const made = Bun.spawnSync([
-          openssl ?? "openssl",
-          ...[
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=pages.example.test",
-          ],
-          ...[
-            "-addext",
-            "subjectAltName=DNS:pages.example.test",
-            "-keyout",
-            `${dir}/key.pem`,
-            "-out",
-            `${dir}/cert.pem`,
-          ],
-        ]);
-        expect(made.exitCode).toBe(0);
-        const ca = await Bun.file(`${dir}/cert.pem`).text();
+        const { cert, key, ca } = await selfSignedCertificate(dir, "pages.example.test");
         const hosts: (string | null)[] = [];
         const tlsServer = Bun.serve({
           hostname: "127.0.0.1",
           port: 0,
-          tls: { cert: Bun.file(`${dir}/cert.pem`), key: Bun.file(`${dir}/key.pem`) },
+          tls: { cert: Bun.file(cert), key: Bun.file(key) },
           fetch: (request) => {
             hosts.push(request.headers.get("host"));
             return new Response(page("Pinned", `<p>${GLACIER_SOURCE}</p>`), {

@@ -3,6 +3,7 @@ import { parseCidrList, parseIp } from "../../src/webhooks/cidr.ts";
 import { createDispatcher } from "../../src/webhooks/index.ts";
 import { parseWebhookUrl, refusalOf } from "../../src/webhooks/url-guard.ts";
 import { essay, json, tempDataDir } from "../support/harness.ts";
+import { OPENSSL, selfSignedCertificate } from "../support/tls.ts";
 import { startReceiver, webhookTestApp } from "./support.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -189,37 +190,17 @@ describe("refusals at delivery (DNS can change)", () => {
     expect(receiver.received[0]?.headers.host).toBe(`receiver.example.test:${receiver.port}`);
   });
 
-  const openssl = Bun.which("openssl");
-  test.skipIf(!openssl)(
+  test.skipIf(!OPENSSL)(
     "an https delivery connects to the checked address and verifies the certificate against the name",
     async () => {
       const { dir, cleanup } = tempDataDir();
       cleanups.push(cleanup);
-      const made = Bun.spawnSync([
-        openssl ?? "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=hooks.example.test",
-        "-addext",
-        "subjectAltName=DNS:hooks.example.test",
-        "-keyout",
-        `${dir}/key.pem`,
-        "-out",
-        `${dir}/cert.pem`,
-      ]);
-      expect(made.exitCode).toBe(0);
-      const ca = await Bun.file(`${dir}/cert.pem`).text();
+      const { cert, key, ca } = await selfSignedCertificate(dir, "hooks.example.test");
       const hosts: (string | null)[] = [];
       const server = Bun.serve({
         hostname: "127.0.0.1",
         port: 0,
-        tls: { cert: Bun.file(`${dir}/cert.pem`), key: Bun.file(`${dir}/key.pem`) },
+        tls: { cert: Bun.file(cert), key: Bun.file(key) },
         fetch: (request) => {
           hosts.push(request.headers.get("host"));
           return new Response("ok");
