@@ -126,6 +126,25 @@ export const idempotencyKeys = sqliteTable(
     responseBody: text("response_body"),
     createdAt: epochMs("created_at").notNull(),
     expiresAt: epochMs("expires_at").notNull(),
+    /** The server process (instances.id) running the request while in_progress; null once completed. */
+    holder: text("holder"),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.key] }), index("idempotency_expiry").on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.key] }),
+    index("idempotency_expiry").on(t.expiresAt),
+    index("idempotency_holder").on(t.holder),
+  ],
 );
+
+/**
+ * The server processes working on this store, each with a lease it renews while alive. A claim (an idempotency
+ * key in progress) belongs to one instance; when the instance's lease runs out, or its process is gone from this
+ * host, its claims are free, so a retry after a crash runs again within seconds (not after a fixed age).
+ */
+export const instances = sqliteTable("instances", {
+  id: text("id").primaryKey(),
+  hostname: text("hostname").notNull(),
+  pid: integer("pid").notNull(),
+  startedAt: epochMs("started_at").notNull(),
+  leaseExpiresAt: epochMs("lease_expires_at").notNull(),
+});
