@@ -29,15 +29,25 @@ async function run(cmd: string[], env: Record<string, string> = {}): Promise<str
 }
 
 async function startListening(cmd: string[]): Promise<{ url: string; stop: () => void }> {
-  const proc = Bun.spawn(cmd, { cwd: REPO, stdout: "pipe", stderr: "inherit" });
+  // textscan logs its start-up line on stderr (JSON when not on a terminal); the echo server prints on stdout.
+  const proc = Bun.spawn(cmd, { cwd: REPO, stdout: "pipe", stderr: "pipe" });
   const decoder = new TextDecoder();
   let output = "";
-  for await (const chunk of proc.stdout) {
-    output += decoder.decode(chunk);
-    const match = output.match(/listening on (http:\/\/\S+)/);
-    if (match?.[1]) return { url: match[1], stop: () => proc.kill() };
-  }
-  throw new Error(`did not start: ${output}`);
+  return new Promise((resolve, reject) => {
+    const pump = async (stream: ReadableStream<Uint8Array>) => {
+      for await (const chunk of stream) {
+        output += decoder.decode(chunk);
+        const match = output.match(
+          /"address":"(http:\/\/[^"]+)"|address=(http:\/\/\S+)|listening on (http:\/\/\S+)/,
+        );
+        const url = match?.[1] ?? match?.[2] ?? match?.[3];
+        if (url) resolve({ url, stop: () => proc.kill() });
+      }
+    };
+    void pump(proc.stdout);
+    void pump(proc.stderr);
+    void proc.exited.then(() => reject(new Error(`did not start: ${output}`)));
+  });
 }
 
 /** A text of n words of ordinary prose, varied so that no two requests are the same string. */

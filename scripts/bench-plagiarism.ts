@@ -13,9 +13,12 @@
  *
  *   bun scripts/bench-plagiarism.ts [--sizes 1000,10000,100000] [--queries 50] [--long-queries 20]
  */
+
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { defaultConfig } from "../src/config.ts";
+import { createContext } from "../src/context/index.ts";
 import { addLibraryDocuments, checkPlagiarism } from "../src/fingerprints/index.ts";
 import { openStore, STORE_FILE } from "../src/store/db.ts";
 import { countWords } from "../src/text/index.ts";
@@ -83,7 +86,8 @@ function generate(words: number): string {
 // --- the store ----------------------------------------------------------------------------------------------
 rmSync(args.dir, { recursive: true, force: true });
 const store = openStore(args.dir);
-const workspaceId = createWorkspace(store.db, { name: "bench", plan: "team" }).id;
+const ctx = createContext({ store, config: defaultConfig({ dataDir: args.dir }) });
+const workspaceId = createWorkspace(ctx, { name: "bench", plan: "team" }).id;
 
 /** A sample of library texts to copy passages from, refreshed as the library grows. */
 const planted: string[] = [];
@@ -100,7 +104,7 @@ function growTo(target: number) {
       text: generate(randInt(DOC_WORDS - 100, DOC_WORDS + 100)),
     }));
     const started = performance.now();
-    addLibraryDocuments(store, workspaceId, batch);
+    addLibraryDocuments(store, workspaceId, batch, ctx.clock());
     buildSeconds += (performance.now() - started) / 1000;
     for (const doc of batch) {
       indexedWords += countWords(doc.text);

@@ -1,4 +1,9 @@
 #!/usr/bin/env bun
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
 /**
  * Speed of filling the plagiarism sources, printed as JSON:
  *  - main-text extraction of HTML pages (Readability over linkedom), ms per page;
@@ -10,11 +15,8 @@
  *
  *   bun scripts/bench-web-sources.ts [--pages 1000] [--input /work/shared/data/ai-text/train.jsonl]
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
+import { defaultConfig } from "../src/config.ts";
+import { createContext } from "../src/context/index.ts";
 import { createDocuments } from "../src/library/index.ts";
 import { openStore } from "../src/store/db.ts";
 import { countWords } from "../src/text/index.ts";
@@ -95,18 +97,20 @@ const warcBytes = Bun.file(warcPath).size;
 const store = openStore(join(dir, "data"));
 const memoryBefore = process.memoryUsage().rss;
 started = performance.now();
-const summary = await importWarc(store, warcPath, DEFAULT_WEB_FETCH_SETTINGS);
+const summary = await importWarc(store, warcPath, DEFAULT_WEB_FETCH_SETTINGS, { now: () => Date.now() });
 const warcSeconds = (performance.now() - started) / 1000;
 const imported = summary.outcomes.filter((o) => o.ok).length;
 
 // 3. library bulk add
-const workspaceId = createWorkspace(store.db, { name: "bench", plan: "team" }).id;
+const ctx = createContext({ store, config: defaultConfig({ dataDir: store.dataDir }) });
+const workspaceId = createWorkspace(ctx, { name: "bench", plan: "team" }).id;
 started = performance.now();
 for (let i = 0; i < PAGES; i += 50) {
   createDocuments(
     store,
     workspaceId,
     pages.slice(i, i + 50).map((text, j) => ({ title: `Doc ${i + j}`, text })),
+    ctx.clock(),
   );
 }
 const librarySeconds = (performance.now() - started) / 1000;
@@ -149,6 +153,7 @@ for (let run = 0; run < 10; run++) {
         refreshAfterMs: 0,
         fetch: { ...DEFAULT_WEB_FETCH_SETTINGS, allowNetworks: parseCidrList("127.0.0.0/8", "bench") },
       },
+      now: ctx.clock,
     },
   );
   liveRuns.push(performance.now() - t0);

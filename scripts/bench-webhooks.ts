@@ -1,4 +1,8 @@
 #!/usr/bin/env bun
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
 /**
  * Webhook delivery benchmark; prints JSON.
  *
@@ -12,16 +16,14 @@
  * The receiver runs in its own process (Bun.serve on 127.0.0.1), so it does not share the dispatcher's thread.
  * Scoring is stubbed: the server scores on worker threads, and this measures what happens after the commit.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { defaultConfig } from "../src/config.ts";
+import { configureWebhooks, createContext } from "../src/context/index.ts";
 import type { Detector } from "../src/detector/index.ts";
 import { recordEvent } from "../src/events/outbox.ts";
 import { createAiTextScan } from "../src/scans/index.ts";
 import { openStore, writeTransaction } from "../src/store/db.ts";
 import { parseCidrList } from "../src/webhooks/cidr.ts";
-import { configureWebhooks, createDispatcher, createEndpoint } from "../src/webhooks/index.ts";
+import { createDispatcher, createEndpoint } from "../src/webhooks/index.ts";
 import { createWorkspace } from "../src/workspaces/index.ts";
 
 const wallMs = () => performance.timeOrigin + performance.now();
@@ -81,11 +83,11 @@ const arrivals = async () =>
 
 const dir = mkdtempSync(join(tmpdir(), "textscan-bench-webhooks-"));
 const store = openStore(dir);
-const rt = configureWebhooks(store.db, {
+const ctx = createContext({ store, config: defaultConfig({ dataDir: dir }) });
+const rt = configureWebhooks(ctx, {
   settings: { allowNetworks: parseCidrList("127.0.0.0/8", "bench") },
-  env: {},
 });
-const workspace = createWorkspace(store.db, { name: "bench", plan: "team", credits: 100_000_000 });
+const workspace = createWorkspace(ctx, { name: "bench", plan: "team", credits: 100_000_000 });
 await createEndpoint(rt, workspace.id, { url: `${receiverUrl}/hook` });
 const succeeded = store.sqlite.query<{ n: number }, []>(
   "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'",
@@ -121,7 +123,7 @@ const text = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
 const committed = new Map<string, number>();
 for (let i = 0; i < SCANS; i++) {
   let eventScan = "";
-  const outcome = await createAiTextScan({ db: store.db, detector: fixed }, workspace.id, {
+  const outcome = await createAiTextScan(ctx, fixed, workspace.id, {
     text,
     source: "api",
     sentences: false,

@@ -8,9 +8,12 @@
  *
  *   bun scripts/eval-plagiarism.ts [--corpus data/plagiarism-corpus] [--params '{"minPassageWords":10}']
  */
+
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { defaultConfig } from "../src/config.ts";
+import { createContext } from "../src/context/index.ts";
 import { addLibraryDocuments, openFingerprintIndex, upsertWebPages } from "../src/fingerprints/index.ts";
 import { DEFAULT_PARAMS, type EngineParams, findPlagiarism } from "../src/plagiarism/index.ts";
 import { openStore } from "../src/store/db.ts";
@@ -63,7 +66,8 @@ const documents = (
 // --- index the sources -------------------------------------------------------------------------------------
 rmSync(args.store, { recursive: true, force: true });
 const store = openStore(args.store);
-const workspaceId = createWorkspace(store.db, { name: "eval", plan: "team" }).id;
+const ctx = createContext({ store, config: defaultConfig({ dataDir: args.store }) });
+const workspaceId = createWorkspace(ctx, { name: "eval", plan: "team" }).id;
 const sourceIdOf = new Map<string, string>(); // document id or url -> corpus source id
 const indexStarted = performance.now();
 const asDocuments = sources.filter((_, i) => i % 2 === 0);
@@ -72,6 +76,7 @@ addLibraryDocuments(
   store,
   workspaceId,
   asDocuments.map((s) => ({ title: s.title, text: s.text })),
+  ctx.clock(),
 ).forEach((doc, i) => {
   sourceIdOf.set(doc.id, (asDocuments[i] as CorpusSource).id);
 });

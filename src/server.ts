@@ -1,47 +1,69 @@
 import type { Server } from "bun";
-import { jobLeaseMs, MAX_BODY_BYTES, type ServeConfig } from "./config.ts";
-import { loadSecretKey, secretBox } from "./crypto/secret-box.ts";
+import type { ServiceContext } from "./context/index.ts";
+import { errorMessage } from "./context/log.ts";
 import { loadDetector } from "./detection/index.ts";
 import { type Detector, inProcessDetector, workerPoolDetector } from "./detector/index.ts";
 import { ServiceError } from "./errors.ts";
 import { createApp } from "./http/app.ts";
 import { errorResponse } from "./http/envelope.ts";
 import { createGateway, newRequestId } from "./http/gateway.ts";
+import { type Readiness, readinessOf } from "./http/routes/health.ts";
+import { routeTable } from "./http/routes-table.ts";
+import {
+  type Instance,
+  registerInstance,
+  releaseDeadInstances,
+  renewInstance,
+  retireInstance,
+} from "./instances/index.ts";
 import { startWorkers } from "./jobs/index.ts";
 import { checkThreads, plagiarismCheck } from "./jobs/plagiarism.ts";
 import { createKeyVerifier } from "./keys/index.ts";
 import { RateLimiter } from "./ratelimit/index.ts";
 import { coreTasks, startScheduler } from "./scheduler/index.ts";
-import { openStore, type Store } from "./store/db.ts";
-import { type Clock, systemClock } from "./time.ts";
+import type { Store } from "./store/db.ts";
 import { startDispatcher, webhookTasks } from "./webhooks/index.ts";
 
 export interface Service {
+  ctx: ServiceContext;
+  /** Shorthand for `ctx.store`. */
   store: Store;
+  /** This process as the holder of idempotency claims. */
+  instance: Instance;
   /** Handles one request exactly as the network server would; tests call it without a socket. */
   fetch: (request: Request) => Promise<Response>;
   stop(): Promise<void>;
 }
 
-/** Builds the request pipeline over an open store, without listening or background work. */
-export function createService(store: Store, options: { clock?: Clock; detector?: Detector } = {}): Service {
-  const clock = options.clock ?? systemClock;
+export interface ServiceOptions {
+  detector?: Detector;
+  /** Whether the detector has loaded its model (GET /readyz); default: ready. */
+  detectorReady?: () => boolean;
+}
+
+/** Builds the request pipeline over a service context, without listening or background work. */
+export function createService(ctx: ServiceContext, options: ServiceOptions = {}): Service {
   const detector = options.detector ?? inProcessDetector();
-  const app = createApp({ store, db: store.db, detector });
+  const instance = registerInstance(ctx.db, ctx.clock, ctx.config.instanceLeaseMs);
+  const readiness: Readiness = readinessOf(ctx, options.detectorReady ?? (() => true));
+  const app = createApp(ctx, detector, readiness);
   const fetch = createGateway({
-    db: store.db,
-    verifyKey: createKeyVerifier(store.db),
-    rateLimiter: new RateLimiter(clock),
-    clock,
-    box: secretBox(loadSecretKey(store.dataDir)),
+    ctx,
+    verifyKey: createKeyVerifier(ctx.db),
+    rateLimiter: new RateLimiter(ctx.clock),
+    instance,
+    routes: routeTable(app.routes),
     route: (request) => app.handle(request),
   });
   return {
-    store,
+    ctx,
+    store: ctx.store,
+    instance,
     fetch,
     stop: async () => {
       detector.close();
-      store.close();
+      retireInstance(ctx.db, instance);
+      ctx.store.close();
     },
   };
 }
@@ -51,45 +73,103 @@ export interface RunningServer extends Service {
   url: string;
 }
 
-/** `textscan serve`: opens the store, loads the model, listens, and starts the background work. */
-export function startServer(config: ServeConfig): RunningServer {
-  const store = openStore(config.dataDir);
+/** Why `serve` could not start: printed as one line, exit status 1. */
+export class StartError extends Error {
+  override name = "StartError";
+}
+
+/**
+ * `textscan serve`: loads the model, listens, and starts the background work over the context built by the
+ * caller (the composition root in src/cli/serve.ts).
+ */
+export async function startServer(ctx: ServiceContext): Promise<RunningServer> {
+  const { config, logger } = ctx;
   const loadStarted = performance.now();
   loadDetector();
   const loadMs = performance.now() - loadStarted;
-  const service = createService(store, { detector: workerPoolDetector() });
-  const scheduler = startScheduler([...coreTasks(store), ...webhookTasks(store.db)]);
-  const dispatcher = startDispatcher(store.db);
-  const threads = config.workers > 0 ? checkThreads(store.dataDir, config.workers) : null;
+  let detectorReady = false;
+  const detector = workerPoolDetector(config.detectThreads ?? undefined);
+  const service = createService(ctx, { detector, detectorReady: () => detectorReady });
+  let server: Server<undefined>;
+  try {
+    server = Bun.serve({
+      hostname: config.host,
+      port: config.port,
+      // Far above the app's own limit: the gateway answers oversized bodies in the envelope, reading no more
+      // than its limit, so Bun's bare 413 never reaches a client.
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+      fetch: service.fetch,
+      // Last resort: the gateway already turns every failure into the envelope; this only runs if it threw.
+      error: (error) => {
+        const requestId = newRequestId();
+        logger.error("request.error", { request_id: requestId, error: errorMessage(error) });
+        return errorResponse(new ServiceError("server_error"), requestId);
+      },
+    });
+  } catch (error) {
+    await service.stop();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StartError(
+      code === "EADDRINUSE"
+        ? `cannot listen on ${config.host}:${config.port}: the port is in use (choose another with --port or TEXTSCAN_PORT)`
+        : `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)} (check --host/--port, TEXTSCAN_HOST/TEXTSCAN_PORT)`,
+    );
+  }
+  // Warm every detection thread once: /readyz says ready only when the model answers on them.
+  void detector
+    .score("The model is warming up before the first request. ".repeat(8), { sentences: false })
+    .then(() => {
+      detectorReady = true;
+    })
+    .catch((error) => logger.error("detection.warmup_failed", { error: errorMessage(error) }));
+  const scheduler = startScheduler([...coreTasks(ctx), ...webhookTasks(ctx.webhooks)], (task, error) =>
+    logger.error("scheduler.task_failed", { task, error: errorMessage(error) }),
+  );
+  const dispatcher = startDispatcher(ctx.webhooks);
+  const threads = config.workers > 0 ? checkThreads(ctx.store.dataDir, config.workers) : null;
   const jobs = startWorkers(
     {
-      db: store.db,
-      clock: systemClock,
-      run: plagiarismCheck(store, threads ? { align: threads.align } : {}),
-      leaseMs: jobLeaseMs(),
+      db: ctx.db,
+      clock: ctx.clock,
+      run: plagiarismCheck(ctx, threads ? { align: threads.align } : {}),
+      leaseMs: config.jobLeaseMs,
+      outbox: ctx.wake.outbox,
+      logger,
     },
     config.workers,
+    ctx.wake.jobs,
   );
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    // Above the app's own limit, so that the app's error envelope answers oversized bodies, not Bun's bare 413.
-    maxRequestBodySize: MAX_BODY_BYTES * 4,
-    fetch: service.fetch,
-    // Last resort: the gateway already turns every failure into the envelope; this only runs if it threw.
-    error: (error) => {
-      const requestId = newRequestId();
-      console.error(`[${requestId}] unhandled server error:`, error);
-      return errorResponse(new ServiceError("server_error"), requestId);
+  // The instance's heartbeat, and the sweep that frees claims of instances that stopped beating.
+  const heartbeat = setInterval(
+    () => {
+      try {
+        renewInstance(ctx.db, ctx.clock, service.instance);
+        const freed = releaseDeadInstances(ctx.db, ctx.clock(), service.instance.id);
+        if (freed > 0) logger.warn("idempotency.claims_freed", { claims: freed });
+      } catch (error) {
+        logger.error("instance.heartbeat_failed", { error: errorMessage(error) });
+      }
     },
-  });
+    Math.max(250, Math.floor(config.instanceLeaseMs / 3)),
+  );
+  heartbeat.unref();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  console.log(`textscan listening on ${url} (data: ${store.path}, model loaded in ${loadMs.toFixed(0)} ms)`);
+  logger.info("server.started", {
+    version: VERSION,
+    address: url,
+    data_dir: ctx.store.dataDir,
+    model_load_ms: Math.round(loadMs),
+    workers: config.workers,
+    settings: Object.entries(config.changed)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(" "),
+  });
   return {
     ...service,
     server,
     url,
     stop: async () => {
+      clearInterval(heartbeat);
       scheduler.stop();
       await server.stop();
       await jobs.stop();
@@ -99,3 +179,5 @@ export function startServer(config: ServeConfig): RunningServer {
     },
   };
 }
+
+export const VERSION = "0.1.0";

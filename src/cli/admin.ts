@@ -36,9 +36,9 @@ export const adminCommands: Command[] = [
       },
       json: JSON_OPTION,
     },
-    run({ values, store, out }) {
+    run({ values, context, out }) {
       const credits = optionalInteger(values, "credits");
-      const ws = createWorkspace(store().db, {
+      const ws = createWorkspace(context(), {
         name: requireString(values, "name"),
         ...(typeof values.plan === "string" && { plan: values.plan }),
         ...(credits !== undefined && { credits }),
@@ -81,9 +81,9 @@ export const adminCommands: Command[] = [
       "rate-limit": { type: "string", description: "Requests per minute (default 60).", valueName: "N" },
       json: JSON_OPTION,
     },
-    run({ values, store, out }) {
+    run({ values, context, out }) {
       const rateLimit = optionalInteger(values, "rate-limit");
-      const { key, view } = createKey(store().db, {
+      const { key, view } = createKey(context(), {
         workspaceId: requireString(values, "workspace"),
         ...(typeof values.name === "string" && { name: values.name }),
         ...(rateLimit !== undefined && { rateLimit }),
@@ -121,10 +121,10 @@ export const adminCommands: Command[] = [
     args: "KEY_ID",
     usesStore: true,
     options: { json: JSON_OPTION },
-    run({ values, positionals, store, out }) {
+    run({ values, positionals, context, out }) {
       const id = positionals[0];
       if (!id) throw new UsageError("a KEY_ID is required (see textscan key list)");
-      const view = revokeKey(store().db, id);
+      const view = revokeKey(context(), id);
       out(values.json ? JSON.stringify(view) : `revoked ${view.id}`);
     },
   },
@@ -137,10 +137,10 @@ export const adminCommands: Command[] = [
       amount: { type: "string", description: "Credits to add, > 0 (required).", valueName: "N" },
       json: JSON_OPTION,
     },
-    run({ values, store, out }) {
+    run({ values, context, out }) {
       const amount = optionalInteger(values, "amount");
       if (amount === undefined) throw new UsageError("--amount is required");
-      const ws = addCredits(store().db, requireString(values, "workspace"), amount);
+      const ws = addCredits(context(), requireString(values, "workspace"), amount);
       out(values.json ? JSON.stringify(workspaceJson(ws)) : `added ${amount} credits: ${workspaceLine(ws)}`);
     },
   },

@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { defaultDataDir } from "../config.ts";
-import { openStore, type Store } from "../store/db.ts";
+import { type Config, configFromProcess } from "../config.ts";
+import { createContext, type ServiceContext } from "../context/index.ts";
+import type { Store } from "../store/db.ts";
 
 /** A usage mistake: printed as one line with a hint to --help, exit code 2. */
 export class UsageError extends Error {}
@@ -25,7 +26,11 @@ export interface Command {
 export interface CommandInput {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
-  /** Opens the data directory's store (only for commands with usesStore). */
+  /** The settings, parsed once from flags and the environment. */
+  config: Config;
+  /** The command's service context over the data directory (opened on first use; usesStore commands). */
+  context(): ServiceContext;
+  /** Shorthand for `context().store`. */
   store(): Store;
   out: (line: string) => void;
 }
@@ -83,21 +88,25 @@ export async function runCommand(
     out(helpText(command));
     return;
   }
-  let store: Store | undefined;
+  // The composition root of a CLI command: one configuration, one context (clock, store, secrets), built once.
+  const dataDir = parsed.values["data-dir"];
+  const config = configFromProcess(typeof dataDir === "string" ? { dataDir } : {});
+  let ctx: ServiceContext | undefined;
+  const context = () => {
+    ctx ??= createContext({ config });
+    return ctx;
+  };
   try {
     await command.run({
       values: parsed.values as Record<string, string | boolean | undefined>,
       positionals: parsed.positionals,
-      store: () => {
-        const dir =
-          typeof parsed.values["data-dir"] === "string" ? parsed.values["data-dir"] : defaultDataDir();
-        store ??= openStore(dir);
-        return store;
-      },
+      config,
+      context,
+      store: () => context().store,
       out,
     });
   } finally {
-    store?.close();
+    ctx?.store.close();
   }
 }
 

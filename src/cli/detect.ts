@@ -28,7 +28,7 @@ export const detectCommand: Command = {
     color: { type: "boolean", description: "Colour sentences even when not on a terminal." },
   },
   usesStore: true,
-  async run({ values, positionals, out, store }) {
+  async run({ values, positionals, out, context, config }) {
     const file = positionals[0];
     if (!file) throw new UsageError("a FILE (or - for standard input) is required");
     const text = file === "-" ? await Bun.stdin.text() : readText(file);
@@ -36,21 +36,17 @@ export const detectCommand: Command = {
     const language = typeof values.language === "string" ? values.language.toLowerCase() : undefined;
     if (typeof values.workspace === "string") {
       // The same scan record an API call makes, so results from people and from code live in one place.
-      const { scan } = await createAiTextScan(
-        { db: store().db, detector: inProcessDetector() },
-        values.workspace,
-        {
-          text,
-          sentences,
-          ...(language !== undefined && { language }),
-          ...(typeof values.title === "string" && { title: values.title }),
-          source: "cli",
-        },
-      );
+      const { scan } = await createAiTextScan(context(), inProcessDetector(), values.workspace, {
+        text,
+        sentences,
+        ...(language !== undefined && { language }),
+        ...(typeof values.title === "string" && { title: values.title }),
+        source: "cli",
+      });
       if (values.json) out(JSON.stringify(scan, null, 2));
       else
         out(
-          `saved ${scan.id} (${scan.credits_used} credits)\n${report(scan.result as unknown as DetectionResult, useColour(values))}`,
+          `saved ${scan.id} (${scan.credits_used} credits)\n${report(scan.result as unknown as DetectionResult, useColour(values, config.noColor))}`,
         );
       return;
     }
@@ -66,12 +62,12 @@ export const detectCommand: Command = {
       out(JSON.stringify(result, null, 2));
       return;
     }
-    out(report(result, useColour(values)));
+    out(report(result, useColour(values, config.noColor)));
   },
 };
 
-const useColour = (values: CommandInput["values"]) =>
-  Boolean(values.color) || (process.stdout.isTTY === true && !process.env.NO_COLOR);
+const useColour = (values: CommandInput["values"], noColor: boolean) =>
+  Boolean(values.color) || (process.stdout.isTTY === true && !noColor);
 
 function readText(path: string): string {
   try {

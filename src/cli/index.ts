@@ -1,4 +1,6 @@
+import { ConfigError } from "../config.ts";
 import { ServiceError } from "../errors.ts";
+import { StartError } from "../server.ts";
 import { adminCommands } from "./admin.ts";
 import { type Command, helpText, runCommand, UsageError } from "./command.ts";
 import { detectCommand } from "./detect.ts";
@@ -69,6 +71,11 @@ export async function main(argv: string[]): Promise<number> {
         `textscan ${found.command.name}: ${error.message} (see textscan ${found.command.name} --help)`,
       );
       return 2;
+    }
+    if (error instanceof ConfigError || error instanceof StartError) {
+      // One clear line naming what failed and which setting or path to change; a supervisor sees status 1.
+      console.error(`textscan ${found.command.name}: ${error.message}`);
+      return 1;
     }
     if (error instanceof ServiceError) {
       console.error(`textscan ${found.command.name}: ${error.message}`);

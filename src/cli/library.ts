@@ -73,7 +73,7 @@ export const libraryCommands: Command[] = [
         description: "Print the added documents as JSON ({file, document} per file).",
       },
     },
-    run({ values, positionals, store, out }) {
+    run({ values, positionals, store, context, out }) {
       const workspaceId = requireString(values, "workspace");
       if (positionals.length === 0) throw new UsageError("at least one FILE is required");
       getWorkspace(store().db, workspaceId); // an unknown workspace stops here, before any file is read
@@ -94,6 +94,7 @@ export const libraryCommands: Command[] = [
           store(),
           workspaceId,
           batch.map((entry) => entry.input),
+          context().clock(),
         );
         documents.forEach((document, i) => {
           const file = batch[i]?.file ?? "";

@@ -1,6 +1,8 @@
 import { relative } from "node:path";
-import { resolveServeConfig } from "../config.ts";
-import { startServer } from "../server.ts";
+import { ConfigError, configFromProcess } from "../config.ts";
+import { createContext } from "../context/index.ts";
+import { errorMessage } from "../context/log.ts";
+import { StartError, startServer } from "../server.ts";
 import { listWorkspaces } from "../workspaces/index.ts";
 import type { Command } from "./command.ts";
 
@@ -30,15 +32,26 @@ export const serveCommand: Command = {
     },
   },
   async run({ values }) {
-    const config = resolveServeConfig({
+    // The composition root of the server: settings parsed once, one context, handed to everything below.
+    const config = configFromProcess({
       ...(typeof values.host === "string" && { host: values.host }),
       ...(typeof values.port === "string" && { port: values.port }),
       ...(typeof values["data-dir"] === "string" && { dataDir: values["data-dir"] }),
       ...(typeof values.workers === "string" && { workers: values.workers }),
     });
-    const running = startServer(config);
-    if (listWorkspaces(running.store.db).length === 0) {
+    let ctx: ReturnType<typeof createContext>;
+    try {
+      ctx = createContext({ config });
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new StartError(
+        `cannot open the data directory '${config.dataDir}': ${errorMessage(error)} (choose a writable one with --data-dir or TEXTSCAN_DATA_DIR)`,
+      );
+    }
+    const running = await startServer(ctx);
+    if (listWorkspaces(ctx.db).length === 0) {
       const self = invokedAs();
+      // A hint for the person at the terminal, on stdout; the structured log stays on stderr.
       console.log(
         "No workspace yet. Create one and a key:\n" +
           `  ${self} workspace create --name "My team" --data-dir ${config.dataDir}\n` +
@@ -47,7 +60,7 @@ export const serveCommand: Command = {
     }
     await new Promise<void>((resolve) => {
       const shutdown = async (signal: string) => {
-        console.log(`${signal}: shutting down`);
+        ctx.logger.info("server.stopping", { signal });
         await running.stop();
         resolve();
       };

@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { removeWebPage, type WebPage } from "../fingerprints/index.ts";
 import { iso } from "../time.ts";
-import {
-  type ImportOutcome,
-  importUrls,
-  importWarc,
-  WarcFormatError,
-  webFetchSettingsFromEnv,
-} from "../webimport/index.ts";
+import { type ImportOutcome, importUrls, importWarc, WarcFormatError } from "../webimport/index.ts";
 import { type Command, UsageError } from "./command.ts";
 
 const pageObject = (page: WebPage) => ({
@@ -61,13 +55,14 @@ export const webCommands: Command[] = [
       },
       json: { type: "boolean", description: "Print {imported, failed, ignored_records} as JSON." },
     },
-    async run({ values, positionals, store, out }) {
+    async run({ values, positionals, store, context, out }) {
       const urls = [...positionals, ...listOf(values.file).flatMap(urlsOfFile)];
       const warcs = listOf(values.warc);
       if (urls.length === 0 && warcs.length === 0) {
         throw new UsageError("give at least one URL, --file FILE or --warc FILE");
       }
-      const settings = webFetchSettingsFromEnv();
+      const settings = context().config.webFetch;
+      const now = context().clock;
       const imported: WebPage[] = [];
       const failed: Array<{ url: string; reason: string }> = [];
       let ignored = 0;
@@ -83,10 +78,10 @@ export const webCommands: Command[] = [
           failed.push({ url: outcome.url, reason: outcome.reason });
         }
       };
-      if (urls.length > 0) await importUrls(store(), urls, settings, { onOutcome: report });
+      if (urls.length > 0) await importUrls(store(), urls, settings, { onOutcome: report, now });
       for (const path of warcs) {
         try {
-          ignored += (await importWarc(store(), path, settings, { onOutcome: report })).ignored;
+          ignored += (await importWarc(store(), path, settings, { onOutcome: report, now })).ignored;
         } catch (error) {
           const why =
             (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;

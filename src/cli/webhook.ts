@@ -16,7 +16,6 @@ import {
   sendTestEvent,
   updateEndpoint,
   type WebhookRuntime,
-  webhookRuntime,
 } from "../webhooks/index.ts";
 import { type Command, type CommandInput, optionalInteger, requireString, UsageError } from "./command.ts";
 
@@ -48,13 +47,13 @@ function endpointId(positionals: string[]): string {
 }
 
 /** Resolves the store's webhook runtime and the workspace an endpoint belongs to: the operator names it by id. */
-function forEndpoint({ store, positionals }: CommandInput): {
+function forEndpoint({ context, positionals }: CommandInput): {
   rt: WebhookRuntime;
   workspaceId: string;
   id: string;
 } {
   const id = endpointId(positionals);
-  const rt = webhookRuntime(store().db);
+  const rt = context().webhooks;
   return { rt, workspaceId: endpointWorkspace(rt.db, id), id };
 }
 
@@ -96,8 +95,8 @@ async function deliverAndReport(
   let delivery = getDelivery(rt, workspaceId, queued.id);
   const endpoint = getEndpoint(rt, workspaceId, delivery.endpoint_id);
   const heldByPause = endpoint.status === "paused" && delivery.event_type !== "webhook.test";
-  const deadline = Date.now() + rt.settings.timeoutMs + 10_000;
-  while (!heldByPause && !attemptFinished(delivery, queued.attempts) && Date.now() < deadline) {
+  const deadline = rt.clock() + rt.settings.timeoutMs + 10_000;
+  while (!heldByPause && !attemptFinished(delivery, queued.attempts) && rt.clock() < deadline) {
     await Bun.sleep(POLL_MS);
     delivery = getDelivery(rt, workspaceId, queued.id);
   }
@@ -137,8 +136,8 @@ export const webhookCommands: Command[] = [
       paused: { type: "boolean", description: "Create it paused (deliveries are held until resumed)." },
       json: { type: "boolean", description: 'Print {"id","url","events","status","secret"}.' },
     },
-    async run({ values, store, out }) {
-      const rt = webhookRuntime(store().db);
+    async run({ values, context, out }) {
+      const rt = context().webhooks;
       const events =
         typeof values.events === "string"
           ? values.events
@@ -167,8 +166,8 @@ export const webhookCommands: Command[] = [
     summary: "List a workspace's webhook endpoints.",
     usesStore: true,
     options: { workspace: WORKSPACE_OPTION, json: JSON_OPTION },
-    run({ values, store, out }) {
-      const endpoints = listEndpoints(webhookRuntime(store().db), requireString(values, "workspace"));
+    run({ values, context, out }) {
+      const endpoints = listEndpoints(context().webhooks, requireString(values, "workspace"));
       if (values.json) out(JSON.stringify(endpoints));
       else if (endpoints.length === 0)
         out("no webhook endpoints: textscan webhook create --workspace ID --url URL");
@@ -284,7 +283,7 @@ export const webhookCommands: Command[] = [
     async run(input) {
       const id = input.positionals[0];
       if (!id) throw new UsageError("a DELIVERY_ID is required (see textscan webhook deliveries)");
-      const rt = webhookRuntime(input.store().db);
+      const rt = input.context().webhooks;
       const workspaceId = deliveryWorkspace(rt, id);
       await deliverAndReport(rt, workspaceId, retryDelivery(rt, workspaceId, id), input);
     },

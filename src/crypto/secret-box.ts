@@ -56,14 +56,11 @@ export function secretBox(key: Buffer): SecretBox {
 
 /**
  * The key that seals signing secrets. TEXTSCAN_SECRET_KEY (any passphrase of 32+ characters, stretched with
- * HKDF-SHA256) wins; otherwise `secret.key` in the data directory, created on first use with mode 0600.
+ * HKDF-SHA256; passed in by the configuration) wins; otherwise `secret.key` in the data directory, created on
+ * first use with mode 0600.
  */
-export function loadSecretKey(
-  dataDir: string,
-  env: Record<string, string | undefined> = process.env,
-): Buffer {
-  const passphrase = env.TEXTSCAN_SECRET_KEY;
-  if (passphrase !== undefined && passphrase !== "") {
+export function loadSecretKey(dataDir: string, passphrase: string | null): Buffer {
+  if (passphrase !== null && passphrase !== "") {
     if (passphrase.length < MIN_PASSPHRASE) {
       throw new SecretKeyError(`TEXTSCAN_SECRET_KEY must be at least ${MIN_PASSPHRASE} characters`);
     }

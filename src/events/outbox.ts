@@ -17,7 +17,9 @@ export interface EventObject<T = unknown> {
 /**
  * Writes an event and one pending delivery per endpoint of the workspace subscribed to its type, inside the
  * caller's transaction (DESIGN invariant 3: the transactional outbox). Paused endpoints get their delivery
- * too; the dispatcher holds it until the endpoint is resumed, so pausing never loses an event.
+ * too; the dispatcher holds it until the endpoint is resumed, so pausing never loses an event. The caller wakes
+ * the dispatcher (`ctx.wake.outbox.notify()`) after its transaction; the dispatcher also polls, so a wake-up
+ * from another process (a CLI command) is never needed for delivery, only for speed.
  */
 export function recordEvent<T>(
   tx: Tx,
@@ -61,30 +63,5 @@ export function recordEvent<T>(
       })
       .run();
   }
-  scheduleKick();
   return event;
-}
-
-type OutboxListener = () => void;
-const listeners = new Set<OutboxListener>();
-let kickPending = false;
-
-/**
- * Subscribes to "the outbox has new rows" (the dispatcher's immediate kick). Returns an unsubscribe function.
- * Listeners run on a later tick, after the writing transaction has committed (it is synchronous); a kick
- * caused by a transaction that rolled back finds nothing to do, which is harmless.
- */
-export function onOutboxWrite(listener: OutboxListener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Announces new due deliveries written outside recordEvent (test events, retries, a resumed endpoint). */
-export function scheduleKick(): void {
-  if (kickPending || listeners.size === 0) return;
-  kickPending = true;
-  setTimeout(() => {
-    kickPending = false;
-    for (const listener of listeners) listener();
-  }, 0);
 }

@@ -62,7 +62,7 @@ export function addLibraryDocument(
   store: Store,
   workspaceId: string,
   input: NewLibraryDocument,
-  now = Date.now(),
+  now: number,
 ): LibraryDocument {
   return addLibraryDocuments(store, workspaceId, [input], now)[0] as LibraryDocument;
 }
@@ -72,7 +72,9 @@ export function addLibraryDocuments(
   store: Store,
   workspaceId: string,
   inputs: readonly NewLibraryDocument[],
-  now = Date.now(),
+  now: number,
+  /** Runs inside the write transaction once the documents are in (e.g. to store the idempotent response). */
+  inTransaction?: (added: LibraryDocument[]) => void,
 ): LibraryDocument[] {
   const prepared = inputs.map((input) => ({
     row: {
@@ -102,6 +104,7 @@ export function addLibraryDocuments(
         return view({ ...row, sourceKey });
       });
       insertFingerprints(store, rows);
+      inTransaction?.(added);
       return added;
     }),
   );

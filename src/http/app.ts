@@ -1,42 +1,39 @@
 import { Elysia, type ValidationError } from "elysia";
+import type { ServiceContext } from "../context/index.ts";
+import { errorMessage } from "../context/log.ts";
 import type { Detector } from "../detector/index.ts";
 import { ServiceError } from "../errors.ts";
-import type { Db, Store } from "../store/db.ts";
 import { maybeContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { healthRoutes, type Readiness } from "./routes/health.ts";
 import { imageRoutes } from "./routes/image.ts";
 import { plagiarismRoutes } from "./routes/plagiarism.ts";
 import { scanRoutes } from "./routes/scans.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
-export interface AppDeps {
-  store: Store;
-  db: Db;
-  detector: Detector;
-}
-
 /**
  * The router: Elysia owns routing, body validation and the OpenAPI schemas; everything around it (ids, auth,
  * limits, idempotency) is the gateway's. Every error leaves through `onError` in the spec's envelope.
  */
-export function createApp(deps: AppDeps) {
+export function createApp(ctx: ServiceContext, detector: Detector, readiness: Readiness) {
   const api = new Elysia({ name: "api" })
     .onParse(({ request }) => parseJson(request))
     .onError(({ code, error, request }) => {
       const requestId = maybeContext(request)?.requestId ?? "req_unknown";
-      return errorResponse(toServiceError(code, error, request, requestId), requestId);
+      return errorResponse(toServiceError(ctx, code, error, request, requestId), requestId);
     })
-    .use(detectRoutes(deps))
-    .use(plagiarismRoutes(deps.db))
-    .use(documentRoutes(deps.store))
-    .use(scanRoutes(deps.db))
-    .use(usageRoutes(deps.db))
+    .use(detectRoutes(ctx, detector))
+    .use(plagiarismRoutes(ctx))
+    .use(documentRoutes(ctx))
+    .use(scanRoutes(ctx.db))
+    .use(usageRoutes(ctx.db))
     .use(imageRoutes())
-    .use(webhookRoutes(deps.db));
+    .use(webhookRoutes(ctx))
+    .use(healthRoutes(readiness));
   return api.use(docsRoutes(api));
 }
 
@@ -59,6 +56,7 @@ function parseJson(request: Request): unknown {
 }
 
 function toServiceError(
+  ctx: ServiceContext,
   code: string | number,
   error: unknown,
   request: Request,
@@ -79,7 +77,11 @@ function toServiceError(
         issues: [{ path: "", message: "malformed JSON" }],
       });
     default:
-      console.error(`[${requestId}] ${code}:`, error);
+      ctx.logger.error("request.error", {
+        request_id: requestId,
+        code: String(code),
+        error: errorMessage(error),
+      });
       return serverError();
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MAX_BODY_BYTES } from "../config.ts";
-import type { SecretBox } from "../crypto/secret-box.ts";
+import type { ServiceContext } from "../context/index.ts";
+import { errorMessage } from "../context/log.ts";
 import { ServiceError } from "../errors.ts";
 import {
   beginIdempotent,
@@ -9,20 +10,21 @@ import {
   releaseIdempotent,
   validateIdempotencyKey,
 } from "../idempotency/index.ts";
+import type { Instance } from "../instances/index.ts";
 import type { Verification } from "../keys/index.ts";
 import type { RateLimiter, RateState } from "../ratelimit/index.ts";
-import type { Db } from "../store/db.ts";
-import type { Clock } from "../time.ts";
 import { attachContext, type RequestContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
+import { jsonDepthExceeds } from "./json-depth.ts";
+import type { RouteTable } from "./routes-table.ts";
 
 export interface GatewayDeps {
-  db: Db;
+  ctx: ServiceContext;
   verifyKey: (presented: string) => Verification;
   rateLimiter: RateLimiter;
-  clock: Clock;
-  /** Seals stored idempotent responses at rest. */
-  box?: SecretBox;
+  /** This process as the holder of idempotency claims. */
+  instance: Instance;
+  routes: RouteTable;
   /** The router (Elysia's `app.handle`). */
   route: (request: Request) => Promise<Response>;
 }
@@ -35,38 +37,89 @@ const NON_JSON_PATHS = new Set(["/api/v1/image"]);
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 /** Response headers worth replaying with an idempotent response (spec 4.1: "the first response again"). */
 const REPLAYED_HEADERS = ["content-type", "x-credits-remaining", "location"];
+/** No body of this API nests deeper than 3; 32 leaves room and refuses nesting bombs before any parsing. */
+export const MAX_JSON_DEPTH = 32;
+/**
+ * The host every request is routed under. The router is handed the path the gateway judged, on a fixed host, so
+ * the gateway's notion of the path (auth, limits, idempotency) and the router's are the same whatever the Host
+ * header says (a short host such as `x` once made them differ).
+ */
+const ROUTING_ORIGIN = "http://textscan.internal";
 
 export const newRequestId = () => `req_${randomBytes(12).toString("hex")}`;
 
 /**
- * Everything every request goes through before and after routing: request id, authentication, the rate
- * limit, the body (size, content type, raw bytes) and idempotency. Doing it here, around the router, keeps
- * these rules in one place and makes them hold for the framework's own errors too (DESIGN invariant 6).
+ * Everything every request goes through before and after routing: request id, route lookup, authentication,
+ * the rate limit, the body (size, content type, depth, raw bytes) and idempotency; and the access, slow-request
+ * and error log lines. Doing it here, around the router, keeps these rules in one place and makes them hold for
+ * the framework's own errors too (DESIGN invariant 6). Order matters for cost: nothing is read from the body of
+ * a request to an unknown route or without a valid key.
  */
 export function createGateway(deps: GatewayDeps): (request: Request) => Promise<Response> {
+  const { ctx } = deps;
   return async (incoming) => {
+    const started = performance.now();
     const context: RequestContext = { requestId: newRequestId() };
     let response: Response;
+    let pathname = "";
     try {
-      response = await pass(incoming, context, deps);
+      pathname = pathOf(incoming);
+      response = await pass(incoming, pathname, context, deps);
     } catch (error) {
-      response = failure(error, context);
+      response = failure(ctx, error, context);
     }
-    return decorate(response, context);
+    decorate(response, context);
+    const ms = Math.round(performance.now() - started);
+    // Facts only: never the query string, headers, body or key (they may carry secrets or submitted text).
+    const fields = {
+      method: incoming.method,
+      path: pathname,
+      status: response.status,
+      ms,
+      request_id: context.requestId,
+      workspace: context.principal?.workspaceId,
+    };
+    if (ctx.config.log.access) ctx.logger.info("request", fields);
+    if (ms >= ctx.config.log.slowRequestMs) ctx.logger.warn("request.slow", fields);
+    return response;
   };
 }
 
-async function pass(incoming: Request, context: RequestContext, deps: GatewayDeps): Promise<Response> {
-  const url = new URL(incoming.url);
-  const needsKey = url.pathname.startsWith(API_PREFIX) && !PUBLIC_API_PATHS.has(url.pathname);
-  if (needsKey) {
-    authenticate(incoming, context, deps);
+/** The path of a request, or a clear 400 when the request line cannot be read as a URL (HTTP/1.0 without Host). */
+function pathOf(request: Request): string {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    throw new ServiceError(
+      "invalid_body",
+      "The request URL could not be read; send an absolute path and a Host.",
+    );
   }
-  let request = incoming;
-  if (METHODS_WITH_BODY.has(incoming.method) && !NON_JSON_PATHS.has(url.pathname)) {
+}
+
+async function pass(
+  incoming: Request,
+  pathname: string,
+  context: RequestContext,
+  deps: GatewayDeps,
+): Promise<Response> {
+  const { ctx } = deps;
+  const found = deps.routes.match(incoming.method, pathname);
+  const needsKey = pathname.startsWith(API_PREFIX) && !PUBLIC_API_PATHS.has(pathname);
+  // An API path needs a key before anything else is revealed (even whether the route exists, spec 4.7).
+  if (needsKey) authenticate(incoming, context, deps);
+  if (found !== "found") {
+    throw new ServiceError("not_found", `No endpoint ${incoming.method} ${pathname}.`);
+  }
+  const search = incoming.url.includes("?") ? incoming.url.slice(incoming.url.indexOf("?")) : "";
+  const url = `${ROUTING_ORIGIN}${pathname}${search}`;
+  let request: Request;
+  if (METHODS_WITH_BODY.has(incoming.method) && !NON_JSON_PATHS.has(pathname)) {
     const raw = await readBody(incoming);
     context.rawBody = raw;
-    request = new Request(incoming.url, { method: incoming.method, headers: incoming.headers, body: raw });
+    request = new Request(url, { method: incoming.method, headers: incoming.headers, body: raw });
+  } else {
+    request = new Request(url, { method: incoming.method, headers: incoming.headers });
   }
   attachContext(request, context);
 
@@ -75,13 +128,14 @@ async function pass(incoming: Request, context: RequestContext, deps: GatewayDep
     return deps.route(request);
   }
   validateIdempotencyKey(key);
-  const start = beginIdempotent(deps.db, {
+  const start = beginIdempotent(ctx.db, {
     workspaceId: context.principal.workspaceId,
     key,
-    endpoint: `POST ${url.pathname}`,
+    endpoint: `POST ${pathname}`,
     bodyHash: hashBody(context.rawBody ?? ""),
-    now: deps.clock(),
-    ...(deps.box && { box: deps.box }),
+    now: ctx.clock(),
+    holder: deps.instance.id,
+    box: ctx.secrets,
   });
   if (start.kind === "replay") {
     const headers = new Headers(start.response.headers);
@@ -93,19 +147,20 @@ async function pass(incoming: Request, context: RequestContext, deps: GatewayDep
   try {
     response = await deps.route(request);
   } catch (error) {
-    releaseIdempotent(deps.db, start.claim);
+    releaseIdempotent(ctx.db, start.claim);
     throw error;
   }
   if (response.status >= 200 && response.status < 300) {
-    // Verbs that spend credits already stored their response in their own transaction; this is a no-op then.
+    // Verbs complete their claim in their own transaction (scans, documents, webhooks); this is a no-op then,
+    // and a safety net for any verb that does not.
     const body = await response.clone().text();
-    completeIdempotent(deps.db, start.claim, {
+    completeIdempotent(ctx.db, start.claim, {
       status: response.status,
       headers: replayable(response),
       body,
     });
   } else {
-    releaseIdempotent(deps.db, start.claim);
+    releaseIdempotent(ctx.db, start.claim);
   }
   return response;
 }
@@ -140,45 +195,61 @@ function authenticate(request: Request, context: RequestContext, deps: GatewayDe
 const isJson = (contentType: string | null) =>
   contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
 
+/** The client went away mid-upload: nobody will read the answer, and it is not worth a log line. */
+class ClientAbort extends Error {}
+
 /** Reads the body as UTF-8 text, refusing oversized bodies before buffering them whole when it can. */
 async function readBody(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return "";
+  // The content type is known before the body: refuse a wrong one without reading it.
+  const contentType = request.headers.get("content-type");
+  if (declared > 0 && !isJson(contentType)) throw notJson(contentType);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw new ClientAbort("the request body stopped arriving");
   }
   if (size === 0) return "";
-  if (!isJson(request.headers.get("content-type"))) {
-    throw new ServiceError(
-      "invalid_body",
-      "The body must be JSON, sent with Content-Type: application/json.",
-      {
-        issues: [
-          { path: "", message: `unsupported Content-Type '${request.headers.get("content-type") ?? ""}'` },
-        ],
-      },
-    );
-  }
+  if (!isJson(contentType)) throw notJson(contentType);
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new ServiceError("invalid_body", "The body is not valid UTF-8.", {
       issues: [{ path: "", message: "invalid UTF-8" }],
     });
   }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new ServiceError("invalid_body", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+      issues: [{ path: "", message: `nesting deeper than ${MAX_JSON_DEPTH} levels` }],
+    });
+  }
+  return text;
 }
+
+const notJson = (contentType: string | null) =>
+  new ServiceError("invalid_body", "The body must be JSON, sent with Content-Type: application/json.", {
+    issues: [{ path: "", message: `unsupported Content-Type '${contentType ?? ""}'` }],
+  });
 
 const tooLarge = () =>
   new ServiceError("body_too_large", `The request body exceeds ${MAX_BODY_BYTES / (1024 * 1024)} MB.`);
 
-function failure(error: unknown, context: RequestContext): Response {
+function failure(ctx: ServiceContext, error: unknown, context: RequestContext): Response {
   if (error instanceof ServiceError) return errorResponse(error, context.requestId);
-  console.error(`[${context.requestId}] unhandled error:`, error);
+  if (error instanceof ClientAbort) {
+    return errorResponse(new ServiceError("invalid_body", error.message), context.requestId);
+  }
+  ctx.logger.error("request.error", { request_id: context.requestId, error: errorMessage(error) });
   return errorResponse(serverError(), context.requestId);
 }
 
@@ -192,11 +263,10 @@ function replayable(response: Response): Record<string, string> {
 }
 
 /** Adds the headers every response carries (spec 1 and 8). */
-function decorate(response: Response, context: RequestContext): Response {
+function decorate(response: Response, context: RequestContext): void {
   const headers = response.headers;
   headers.set("x-request-id", context.requestId);
   if (context.rate) setRateHeaders(headers, context.rate);
-  return response;
 }
 
 export function setRateHeaders(headers: Headers, rate: RateState): void {

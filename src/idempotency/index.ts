@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { idempotencyKeys } from "../../schema/index.ts";
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_REPLAY_MS, IDEMPOTENCY_STALE_MS } from "../config.ts";
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_REPLAY_MS } from "../config.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { ServiceError } from "../errors.ts";
+import { holderAlive } from "../instances/index.ts";
 import { type Db, type DbOrTx, writeTransaction } from "../store/db.ts";
 
 /** Identifies one claim on a key: `createdAt` tells our claim from a later takeover of a stale one. */
@@ -11,6 +12,7 @@ export interface IdempotencyClaim {
   workspaceId: string;
   key: string;
   createdAt: number;
+  holder: string;
   /** Seals the stored response at rest: a replayed body can hold a secret (a webhook endpoint's whsec_). */
   box?: SecretBox;
 }
@@ -42,7 +44,8 @@ export function validateIdempotencyKey(key: string): void {
 /**
  * Claims `key` for a request (DESIGN invariant 5). The first request inserts an in_progress row; a twin sent
  * while it runs gets `request_in_progress`; a finished 2xx is replayed; another body or endpoint is refused.
- * An in_progress row older than IDEMPOTENCY_STALE_MS belongs to a request that died, and is taken over.
+ * An in_progress row whose holder (a server process) is gone belongs to a request that died, and is taken
+ * over; one whose holder is alive stays in progress however long it runs (liveness, not age, decides).
  */
 export function beginIdempotent(
   db: Db,
@@ -52,6 +55,8 @@ export function beginIdempotent(
     endpoint: string;
     bodyHash: string;
     now: number;
+    /** The instance id of this process: it holds the claim while the request runs. */
+    holder: string;
     box?: SecretBox;
   },
 ): IdempotencyStart {
@@ -64,7 +69,7 @@ export function beginIdempotent(
     const live =
       existing &&
       existing.expiresAt > input.now &&
-      !(existing.state === "in_progress" && input.now - existing.createdAt > IDEMPOTENCY_STALE_MS);
+      (existing.state !== "in_progress" || holderAlive(tx, existing.holder, input.now, input.holder));
     if (existing && live) {
       if (existing.endpoint !== input.endpoint || existing.bodyHash !== input.bodyHash) {
         throw new ServiceError(
@@ -96,6 +101,7 @@ export function beginIdempotent(
       responseBody: null,
       createdAt: input.now,
       expiresAt: input.now + IDEMPOTENCY_REPLAY_MS,
+      holder: input.holder,
     };
     if (existing) {
       tx.update(idempotencyKeys)
@@ -105,7 +111,12 @@ export function beginIdempotent(
     } else {
       tx.insert(idempotencyKeys).values(row).run();
     }
-    const claim: IdempotencyClaim = { workspaceId: input.workspaceId, key: input.key, createdAt: input.now };
+    const claim: IdempotencyClaim = {
+      workspaceId: input.workspaceId,
+      key: input.key,
+      createdAt: input.now,
+      holder: input.holder,
+    };
     if (input.box) claim.box = input.box;
     return { kind: "proceed", claim };
   });
@@ -116,6 +127,7 @@ const ownClaim = (claim: IdempotencyClaim) =>
     eq(idempotencyKeys.workspaceId, claim.workspaceId),
     eq(idempotencyKeys.key, claim.key),
     eq(idempotencyKeys.createdAt, claim.createdAt),
+    eq(idempotencyKeys.holder, claim.holder),
     eq(idempotencyKeys.state, "in_progress"),
   );
 
@@ -127,6 +139,7 @@ export function completeIdempotent(db: DbOrTx, claim: IdempotencyClaim, response
   db.update(idempotencyKeys)
     .set({
       state: "completed",
+      holder: null,
       responseStatus: response.status,
       responseHeaders: response.headers,
       responseBody: claim.box
@@ -143,7 +156,7 @@ export function releaseIdempotent(db: DbOrTx, claim: IdempotencyClaim): void {
 }
 
 /** Deletes records past their 24-hour replay window; run by the scheduler. */
-export function expireIdempotencyKeys(db: Db, now = Date.now()): number {
+export function expireIdempotencyKeys(db: Db, now: number): number {
   return db
     .delete(idempotencyKeys)
     .where(lt(idempotencyKeys.expiresAt, now))

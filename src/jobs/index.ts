@@ -1,13 +1,12 @@
-import { and, asc, eq, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, lt, lte, or, sql } from "drizzle-orm";
 import { scans } from "../../schema/index.ts";
+import { errorMessage, type Logger, silentLogger } from "../context/log.ts";
+import type { Signal } from "../context/signal.ts";
 import { credit } from "../credits/index.ts";
 import { recordEvent } from "../events/outbox.ts";
 import { type ScanRow, scanObject } from "../scans/view.ts";
 import { type Db, type Tx, writeTransaction } from "../store/db.ts";
 import type { Clock } from "../time.ts";
-import { onJobsQueued } from "./signal.ts";
-
-export { notifyJobsQueued } from "./signal.ts";
 
 /** How long a claim holds before another worker may take the scan over (a worker that died holds it no longer). */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -41,6 +40,10 @@ export class PermanentJobError extends Error {
 export interface JobDeps {
   db: Db;
   clock: Clock;
+  /** Woken after a scan's events are committed (the service's outbox wake-up). */
+  outbox?: Signal;
+  /** Job failures and retries are logged here. */
+  logger?: Logger;
   /** Runs the check of one claimed scan and returns its result object. */
   run: (scan: ScanRow) => Promise<Record<string, unknown>> | Record<string, unknown>;
   leaseMs?: number;
@@ -79,7 +82,13 @@ export function claimNext(deps: JobDeps): Claim | null {
             ),
           ),
         )
-        .orderBy(asc(scans.runAfter))
+        // Fair share across workspaces: the workspace with the fewest checks running goes first, so one
+        // workspace's burst of ten cannot make another's single check wait behind all of them.
+        .orderBy(
+          sql`(SELECT count(*) FROM scans AS running WHERE running.workspace_id = ${scans.workspaceId}
+               AND running.type = 'plagiarism' AND running.status = 'processing')`,
+          asc(scans.runAfter),
+        )
         .limit(1)
         .get();
       if (!row) return { kind: "none" as const };
@@ -120,7 +129,7 @@ const heldBy = (claim: Claim) =>
 /** Completion, its result and its `scan.completed` event in one transaction (invariant 2). */
 export function completeScan(deps: JobDeps, claim: Claim, result: Record<string, unknown>): boolean {
   const now = deps.clock();
-  return writeTransaction(deps.db, (tx) => {
+  const done = writeTransaction(deps.db, (tx) => {
     const updated = tx
       .update(scans)
       .set({ status: "completed", result, completedAt: now, leaseExpiresAt: null })
@@ -137,17 +146,24 @@ export function completeScan(deps: JobDeps, claim: Claim, result: Record<string,
     });
     return true;
   });
+  if (done) deps.outbox?.notify();
+  return done;
 }
 
 /** Failure: status, error, refund and `scan.failed` event in one transaction (invariant 2). */
 export function failScan(deps: JobDeps, claim: Claim, code: string, message: string): boolean {
   const now = deps.clock();
-  return writeTransaction(deps.db, (tx) => {
+  const done = writeTransaction(deps.db, (tx) => {
     const row = tx.select().from(scans).where(heldBy(claim)).get();
     if (!row) return false;
     failInTransaction(tx, row, code, message, now);
     return true;
   });
+  if (done) {
+    deps.outbox?.notify();
+    (deps.logger ?? silentLogger).warn("job.failed", { scan: claim.scan.id, attempt: claim.attempt, code });
+  }
+  return done;
 }
 
 function failInTransaction(tx: Tx, row: ScanRow, code: string, message: string, now: number): void {
@@ -198,11 +214,18 @@ export async function runOnce(deps: JobDeps): Promise<boolean> {
     completeScan(deps, claim, result);
   } catch (error) {
     if (error instanceof RetryableJobError && claim.attempt < maxAttempts) {
-      requeue(deps, claim, (deps.backoffMs ?? defaultBackoffMs)(claim.attempt));
+      const delayMs = (deps.backoffMs ?? defaultBackoffMs)(claim.attempt);
+      (deps.logger ?? silentLogger).warn("job.retry", {
+        scan: claim.scan.id,
+        attempt: claim.attempt,
+        code: error.code,
+        retry_in_ms: delayMs,
+      });
+      requeue(deps, claim, delayMs);
     } else if (error instanceof RetryableJobError || error instanceof PermanentJobError) {
       failScan(deps, claim, error.code, error.message);
     } else {
-      console.error(`plagiarism scan ${claim.scan.id} failed:`, error);
+      (deps.logger ?? silentLogger).error("job.error", { scan: claim.scan.id, error: errorMessage(error) });
       failScan(
         deps,
         claim,
@@ -214,11 +237,11 @@ export async function runOnce(deps: JobDeps): Promise<boolean> {
   return true;
 }
 
-/** `count` workers that run due scans until stopped; woken at once by `notifyJobsQueued`, else polling. */
-export function startWorkers(deps: JobDeps, count: number): { stop(): Promise<void> } {
+/** `count` workers that run due scans until stopped; woken at once by `queued` (a new scan), else polling. */
+export function startWorkers(deps: JobDeps, count: number, queued: Signal): { stop(): Promise<void> } {
   let stopped = false;
   const wakers = new Set<() => void>();
-  const unsubscribe = onJobsQueued(() => {
+  const unsubscribe = queued.on(() => {
     for (const wake of wakers) wake();
   });
   const loop = async () => {
@@ -227,7 +250,7 @@ export function startWorkers(deps: JobDeps, count: number): { stop(): Promise<vo
       try {
         worked = await runOnce(deps);
       } catch (error) {
-        console.error("job worker error:", error);
+        (deps.logger ?? silentLogger).error("job.worker_error", { error: errorMessage(error) });
       }
       if (worked || stopped) continue;
       await new Promise<void>((resolve) => {

@@ -1,14 +1,9 @@
+import type { ServiceContext } from "../context/index.ts";
 import { checkPlagiarism } from "../fingerprints/index.ts";
 import type { PlagiarismOptions, PlagiarismResult } from "../plagiarism/index.ts";
 import type { PlagiarismJobOptions } from "../scans/plagiarism.ts";
 import type { ScanRow } from "../scans/view.ts";
-import type { Store } from "../store/db.ts";
-import {
-  addLiveSources,
-  type LiveSearchDeps,
-  liveSearchSettingsFromEnv,
-  SearchUnavailableError,
-} from "../websearch/index.ts";
+import { addLiveSources, type LiveSearchDeps, SearchUnavailableError } from "../websearch/index.ts";
 import { createWorkerPool, workerEntry } from "../workers/pool.ts";
 import type { CheckJob } from "./check-worker.ts";
 import { RetryableJobError } from "./index.ts";
@@ -24,7 +19,7 @@ export type Align = (
 ) => Promise<PlagiarismResult>;
 
 export interface PlagiarismCheckDeps {
-  /** The live web search step; null turns it off. Default: from TEXTSCAN_SEARCH_URL (off when unset). */
+  /** The live web search step; null turns it off. Default: the configuration's (TEXTSCAN_SEARCH_URL). */
   liveSearch?: LiveSearchDeps | null;
   /** Default: in-process, on the caller's connection. */
   align?: Align;
@@ -50,15 +45,15 @@ export function checkThreads(dataDir: string, size: number): { align: Align; clo
  * and the top pages added to the web index first; then the workspace library and the web index are aligned
  * with the scan's own exclusions. A search provider that cannot be reached throws `RetryableJobError`
  * (`source_unreachable`), so the scan is retried with backoff before it fails with a refund.
- * Reading the settings here, when the server starts, makes a malformed variable stop the start.
  */
-export function plagiarismCheck(store: Store, deps: PlagiarismCheckDeps = {}) {
+export function plagiarismCheck(ctx: ServiceContext, deps: PlagiarismCheckDeps = {}) {
+  const { store } = ctx;
+  const settings = ctx.config.liveSearch;
   const live =
     deps.liveSearch === undefined
-      ? (() => {
-          const settings = liveSearchSettingsFromEnv();
-          return settings === null ? null : { settings };
-        })()
+      ? settings === null
+        ? null
+        : { settings, now: ctx.clock }
       : deps.liveSearch;
   const align: Align =
     deps.align ?? (async (workspaceId, text, options) => checkPlagiarism(store, workspaceId, text, options));
@@ -72,7 +67,7 @@ export function plagiarismCheck(store: Store, deps: PlagiarismCheckDeps = {}) {
       } catch (error) {
         if (error instanceof SearchUnavailableError) {
           // The detail names the operator's own provider: it goes to the log, not to the customer.
-          console.error(`plagiarism scan ${scan.id}: ${error.message}`);
+          ctx.logger.warn("job.source_unreachable", { scan: scan.id, error: error.message });
           throw new RetryableJobError("source_unreachable", SOURCE_UNREACHABLE_MESSAGE);
         }
         throw error;

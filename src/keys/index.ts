@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../schema/index.ts";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../config.ts";
+import type { ServiceContext } from "../context/index.ts";
 import { notFound, ServiceError } from "../errors.ts";
 import { newId, randomAlphanumeric } from "../ids.ts";
 import type { Db } from "../store/db.ts";
@@ -37,9 +38,10 @@ const keyView = (row: KeyRow): KeyView => ({
 
 /** Creates a key. The secret is returned once and only its SHA-256 hash is stored. */
 export function createKey(
-  db: Db,
-  input: { workspaceId: string; name?: string; rateLimit?: number; now?: number },
+  ctx: ServiceContext,
+  input: { workspaceId: string; name?: string; rateLimit?: number },
 ): { key: string; view: KeyView } {
+  const { db } = ctx;
   const ws = db
     .select({ id: workspaces.id })
     .from(workspaces)
@@ -61,7 +63,7 @@ export function createKey(
     prefix: key.slice(0, DISPLAY_LENGTH),
     keyHash: hashKey(key),
     rateLimit,
-    createdAt: input.now ?? Date.now(),
+    createdAt: ctx.clock(),
     revokedAt: null,
   };
   db.insert(apiKeys).values(row).run();
@@ -78,7 +80,9 @@ export function listKeys(db: Db, workspaceId: string): KeyView[] {
     .map(keyView);
 }
 
-export function revokeKey(db: Db, keyId: string, now = Date.now()): KeyView {
+export function revokeKey(ctx: ServiceContext, keyId: string): KeyView {
+  const { db } = ctx;
+  const now = ctx.clock();
   const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
   if (!row) throw notFound("API key", keyId);
   if (row.revokedAt == null) {

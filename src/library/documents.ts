@@ -101,10 +101,15 @@ export function createDocument(
   store: Store,
   workspaceId: string,
   input: NewLibraryDocument,
-  now = Date.now(),
+  now: number,
+  /** Runs inside the document's transaction with its API object (the idempotent response is stored there). */
+  inTransaction?: (document: DocumentObject) => void,
 ): DocumentObject {
   checkDocument(input);
-  return documentObject(addLibraryDocuments(store, workspaceId, [cleaned(input)], now)[0] as LibraryDocument);
+  const [added] = addLibraryDocuments(store, workspaceId, [cleaned(input)], now, (docs) =>
+    inTransaction?.(documentObject(docs[0] as LibraryDocument)),
+  );
+  return documentObject(added as LibraryDocument);
 }
 
 /** Adds checked documents in one transaction (the CLI's bulk import, batch by batch). */
@@ -112,7 +117,7 @@ export function createDocuments(
   store: Store,
   workspaceId: string,
   inputs: readonly NewLibraryDocument[],
-  now = Date.now(),
+  now: number,
 ): DocumentObject[] {
   for (const input of inputs) checkDocument(input);
   return addLibraryDocuments(store, workspaceId, inputs.map(cleaned), now).map(documentObject);

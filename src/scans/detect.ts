@@ -1,11 +1,13 @@
 import { scans } from "../../schema/index.ts";
+import type { ServiceContext } from "../context/index.ts";
+import { errorMessage } from "../context/log.ts";
 import { currentBalance, debit } from "../credits/index.ts";
 import { type DetectionResult, UnsupportedLanguageError } from "../detection/index.ts";
 import type { Detector } from "../detector/index.ts";
 import { invalidBody, ServiceError } from "../errors.ts";
 import { recordEvent } from "../events/outbox.ts";
 import { newScanId } from "../ids.ts";
-import { type Db, type Tx, writeTransaction } from "../store/db.ts";
+import { type Tx, writeTransaction } from "../store/db.ts";
 import { checkedWordCount, checkFolder, checkMetadata } from "./input.ts";
 import { newScanRow, type ScanObject, type ScanRequestFields, scanObject } from "./view.ts";
 
@@ -31,13 +33,13 @@ const COST_PER_WORD = 1; // spec 4.2
  * exists without its charge and `insufficient_credits` writes nothing (invariants 1 and 2).
  */
 export async function createAiTextScan(
-  deps: { db: Db; detector: Detector },
+  ctx: ServiceContext,
+  detector: Detector,
   workspaceId: string,
   input: AiTextScanInput,
-  options: { now?: () => number; inTransaction?: InTransaction } = {},
+  options: { inTransaction?: InTransaction } = {},
 ): Promise<ScanOutcome> {
-  const { db } = deps;
-  const now = options.now ?? Date.now;
+  const { db } = ctx;
   checkMetadata(input.metadata);
   const words = checkedWordCount(input.text);
   checkFolder(db, workspaceId, input.folderId);
@@ -54,10 +56,10 @@ export async function createAiTextScan(
       },
     );
   }
-  const result = await runDetector(deps.detector, input);
-  return writeTransaction(db, (tx) => {
+  const result = await runDetector(ctx, detector, input);
+  const outcome = writeTransaction(db, (tx) => {
     const id = newScanId();
-    const at = now();
+    const at = ctx.clock();
     const remaining = debit(tx, workspaceId, cost, id, at);
     const row = newScanRow(input, {
       id,
@@ -77,9 +79,15 @@ export async function createAiTextScan(
     options.inTransaction?.(tx, outcome);
     return outcome;
   });
+  ctx.wake.outbox.notify();
+  return outcome;
 }
 
-async function runDetector(detector: Detector, input: AiTextScanInput): Promise<DetectionResult> {
+async function runDetector(
+  ctx: ServiceContext,
+  detector: Detector,
+  input: AiTextScanInput,
+): Promise<DetectionResult> {
   try {
     const options: { language?: string; sentences?: boolean } = { sentences: input.sentences ?? true };
     if (input.language !== undefined) options.language = input.language;
@@ -89,7 +97,7 @@ async function runDetector(detector: Detector, input: AiTextScanInput): Promise<
       throw invalidBody([{ path: "/language", message: error.message }]);
     }
     // The engine is pure: anything it throws is a fault on our side that a retry may not cure at once.
-    console.error("detection engine failed:", error);
+    ctx.logger.error("detection.failed", { error: errorMessage(error) });
     throw new ServiceError("unavailable");
   }
 }

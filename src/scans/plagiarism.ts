@@ -1,10 +1,11 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { scans, workspaces } from "../../schema/index.ts";
 import { PLANS_WITH_PLAGIARISM } from "../config.ts";
+import type { ServiceContext } from "../context/index.ts";
 import { debit } from "../credits/index.ts";
 import { type Issue, invalidBody, ServiceError } from "../errors.ts";
 import { newScanId } from "../ids.ts";
-import { type Db, writeTransaction } from "../store/db.ts";
+import { writeTransaction } from "../store/db.ts";
 import type { InTransaction, ScanOutcome } from "./detect.ts";
 import { checkedWordCount, checkFolder, checkMetadata } from "./input.ts";
 import { newScanRow, type ScanRequestFields, scanObject } from "./view.ts";
@@ -31,12 +32,12 @@ export interface PlagiarismJobOptions {
  * The check itself runs in the background (src/jobs).
  */
 export function createPlagiarismScan(
-  db: Db,
+  ctx: ServiceContext,
   workspaceId: string,
   input: PlagiarismScanInput,
-  options: { now?: () => number; inTransaction?: InTransaction } = {},
+  options: { inTransaction?: InTransaction } = {},
 ): ScanOutcome {
-  const now = options.now ?? Date.now;
+  const { db } = ctx;
   const workspace = db
     .select({ plan: workspaces.plan })
     .from(workspaces)
@@ -57,7 +58,7 @@ export function createPlagiarismScan(
     exclude_urls: input.excludeUrls ?? [],
     exclude_quotes: input.excludeQuotes ?? true,
   };
-  return writeTransaction(db, (tx) => {
+  const outcome = writeTransaction(db, (tx) => {
     const running = tx
       .select({ n: count() })
       .from(scans)
@@ -77,7 +78,7 @@ export function createPlagiarismScan(
       );
     }
     const id = newScanId();
-    const at = now();
+    const at = ctx.clock();
     const remaining = debit(tx, workspaceId, cost, id, at);
     const row = newScanRow(input, {
       id,
@@ -94,6 +95,8 @@ export function createPlagiarismScan(
     options.inTransaction?.(tx, outcome);
     return outcome;
   });
+  ctx.wake.jobs.notify();
+  return outcome;
 }
 
 function checkExcludeUrls(urls: string[] | undefined): void {

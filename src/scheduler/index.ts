@@ -1,7 +1,7 @@
 import { Cron } from "croner";
+import type { ServiceContext } from "../context/index.ts";
 import { compactFingerprintsIfDue } from "../fingerprints/index.ts";
 import { expireIdempotencyKeys } from "../idempotency/index.ts";
-import type { Store } from "../store/db.ts";
 import { grantMonthlyAllowances } from "../workspaces/index.ts";
 
 export interface ScheduledTask {
@@ -14,8 +14,8 @@ export interface ScheduledTask {
 }
 
 /** The periodic housekeeping of one server (DESIGN: scheduler). Other rooms add their tasks to the list. */
-export function coreTasks(store: Store): ScheduledTask[] {
-  const { db } = store;
+export function coreTasks(ctx: ServiceContext): ScheduledTask[] {
+  const { store, logger } = ctx;
   return [
     {
       // Hourly, and at start: a month's grant happens within an hour of the month starting, exactly once
@@ -23,8 +23,8 @@ export function coreTasks(store: Store): ScheduledTask[] {
       name: "monthly-allowance",
       pattern: "0 0 * * * *",
       run: () => {
-        const granted = grantMonthlyAllowances(db);
-        if (granted > 0) console.log(`monthly allowance granted to ${granted} workspace(s)`);
+        const granted = grantMonthlyAllowances(ctx);
+        if (granted > 0) logger.info("credits.monthly_allowance", { workspaces: granted });
       },
       atStart: true,
     },
@@ -41,20 +41,23 @@ export function coreTasks(store: Store): ScheduledTask[] {
       name: "idempotency-expiry",
       pattern: "0 */10 * * * *",
       run: () => {
-        expireIdempotencyKeys(db);
+        expireIdempotencyKeys(ctx.db, ctx.clock());
       },
       atStart: true,
     },
   ];
 }
 
-export function startScheduler(tasks: ScheduledTask[]): { stop(): void } {
+export function startScheduler(
+  tasks: ScheduledTask[],
+  onError: (task: string, error: unknown) => void,
+): { stop(): void } {
   const jobs = tasks.map((task) => {
     const guarded = () => {
       try {
         task.run();
       } catch (error) {
-        console.error(`scheduled task ${task.name} failed:`, error);
+        onError(task.name, error);
       }
     };
     if (task.atStart) guarded();

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../schema/index.ts";
@@ -27,8 +27,12 @@ export const STORE_FILE = "textscan.db";
  */
 export function openStore(dataDir: string): Store {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  // The store holds every submitted text: the directory is the owner's alone (0700), and the database file is
+  // created 0600 before SQLite opens it, which gives its -wal and -shm files the same mode.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, STORE_FILE);
+  closeSync(openSync(path, "a", 0o600));
+  chmodSync(path, 0o600);
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
@@ -45,7 +49,12 @@ export function openStore(dataDir: string): Store {
   };
 }
 
-/** Runs `fn` in a write transaction that takes the lock at BEGIN (read-then-write sequences: debits, claims). */
+/**
+ * Runs `fn` in a write transaction that takes the lock at BEGIN (read-then-write sequences: debits, claims).
+ * Inside a transaction already open on this connection it joins that one: transactions here are synchronous, so
+ * an open one is the caller's own, and a route can commit a verb's writes with its stored response at once.
+ */
 export function writeTransaction<T>(db: Db, fn: (tx: Tx) => T): T {
+  if (db.$client.inTransaction) return fn(db as unknown as Tx);
   return db.transaction(fn, { behavior: "immediate" });
 }

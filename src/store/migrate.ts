@@ -45,3 +45,14 @@ export function applyMigrations(sqlite: Database, migrations: Migration[] = MIGR
     throw error;
   }
 }
+
+/** Migrations embedded in this build that the store has not applied (GET /readyz: 0 when up to date). */
+export function pendingMigrations(sqlite: Database, migrations: Migration[] = MIGRATIONS): number {
+  const applied = new Set(
+    sqlite
+      .query<{ hash: string }, []>(`SELECT hash FROM "__drizzle_migrations"`)
+      .all()
+      .map((row) => row.hash),
+  );
+  return migrations.filter((migration) => !applied.has(migration.hash)).length;
+}

@@ -1,7 +1,6 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { events, webhookAttempts, webhookDeliveries } from "../../schema/index.ts";
 import { invalidBody, notFound } from "../errors.ts";
-import { scheduleKick } from "../events/outbox.ts";
 import { newId } from "../ids.ts";
 import { type DbOrTx, writeTransaction } from "../store/db.ts";
 import { maxAttemptsOf } from "./config.ts";
@@ -79,7 +78,7 @@ export function retryDelivery(rt: WebhookRuntime, workspaceId: string, id: strin
         : { status: "pending", nextAttemptAt: now, maxAttempts: row.attempts + 1, updatedAt: now };
     tx.update(webhookDeliveries).set(changes).where(eq(webhookDeliveries.id, id)).run();
   });
-  scheduleKick();
+  rt.wake.notify();
   return getDelivery(rt, workspaceId, id);
 }
 
@@ -120,7 +119,7 @@ export function sendTestEvent(rt: WebhookRuntime, workspaceId: string, endpointI
       })
       .run();
   });
-  scheduleKick();
+  rt.wake.notify();
   return getDelivery(rt, workspaceId, deliveryId);
 }
 

@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { onOutboxWrite } from "../events/outbox.ts";
+import { errorMessage } from "../context/log.ts";
 import { newId } from "../ids.ts";
 import { writeTransaction } from "../store/db.ts";
 import { leaseMs, maxAttemptsOf } from "./config.ts";
@@ -274,6 +274,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
   /** Writes buffered outcomes in one transaction; a delivery whose lease moved on is left to its new holder. */
   function record(batch: Outcome[]): void {
     if (batch.length === 0) return;
+    const failures: Array<{ claim: Claim; attempt: number; status: string; outcome: Outcome }> = [];
     writeTransaction(rt.db, () => {
       const now = rt.clock();
       for (const outcome of batch) {
@@ -312,8 +313,21 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
              lease_token = NULL, last_status_code = ?3, last_error = ?4, updated_at = ?5 WHERE id = ?6`,
           )
           .run(status, next, outcome.statusCode, outcome.error, now, claim.deliveryId);
+        if (!outcome.ok) failures.push({ claim, attempt: delivery.attempts, status, outcome });
       }
     });
+    // Logged after the commit, once per failed attempt: the endpoint and delivery ids, never the URL's query
+    // (it may carry a token) nor the payload (it carries submitted texts' results).
+    for (const failure of failures) {
+      rt.logger.warn(failure.status === "failed" ? "webhook.delivery_gave_up" : "webhook.delivery_failed", {
+        delivery: failure.claim.deliveryId,
+        endpoint: failure.claim.endpointId,
+        event_type: failure.claim.eventType,
+        attempt: failure.attempt,
+        status_code: failure.outcome.statusCode,
+        error: failure.outcome.error,
+      });
+    }
   }
 
   function flush(): void {
@@ -324,7 +338,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
     } catch (error) {
       // Kept for the next flush; if this process dies first, the leases expire and the attempts are redone.
       outcomes = batch.concat(outcomes);
-      console.error("webhook dispatcher: recording outcomes failed:", (error as Error).message);
+      rt.logger.error("webhook.record_failed", { error: errorMessage(error) });
     }
   }
 
@@ -362,7 +376,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
         if (claims.length < wanted) return;
       }
     } catch (error) {
-      console.error("webhook dispatcher: claiming deliveries failed:", (error as Error).message);
+      rt.logger.error("webhook.claim_failed", { error: errorMessage(error) });
     }
   }
 
@@ -385,7 +399,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
     start() {
       if (cron) return;
       stopped = false;
-      unsubscribe = onOutboxWrite(fill);
+      unsubscribe = rt.wake.on(fill);
       cron = new Cron("* * * * * *", { name: "webhook-dispatcher", protect: true, unref: true }, () => {
         flush();
         fill();

@@ -1,7 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../schema/index.ts";
 import { type Issue, invalidBody, notFound } from "../errors.ts";
-import { scheduleKick } from "../events/outbox.ts";
 import { newId, randomAlphanumeric } from "../ids.ts";
 import { type DbOrTx, writeTransaction } from "../store/db.ts";
 import { guardOf, type WebhookRuntime } from "./runtime.ts";
@@ -37,6 +36,8 @@ export async function createEndpoint(
   rt: WebhookRuntime,
   workspaceId: string,
   input: EndpointInput,
+  /** Runs inside the creating transaction with the response object (the idempotent response is stored there). */
+  inTransaction?: (created: EndpointWithSecret) => void,
 ): Promise<EndpointWithSecret> {
   const issues: Issue[] = [];
   const events = checkEvents(input.events ?? [...SUBSCRIBABLE_EVENTS], issues);
@@ -78,6 +79,7 @@ export async function createEndpoint(
       );
     }
     tx.insert(webhookEndpoints).values(row).run();
+    inTransaction?.({ ...endpointView(row, now), secret });
   });
   return { ...endpointView(row, now), secret };
 }
@@ -155,7 +157,7 @@ export async function updateEndpoint(
     tx.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, id)).run();
     return { before, after: { ...before, ...changes } };
   });
-  if (updated.before.status === "paused" && updated.after.status === "active") scheduleKick();
+  if (updated.before.status === "paused" && updated.after.status === "active") rt.wake.notify();
   return endpointView(updated.after, now);
 }
 

@@ -27,16 +27,15 @@ export {
   updateEndpoint,
 } from "./endpoints.ts";
 export { type PruneCounts, pruneWebhookLog, webhookTasks } from "./prune.ts";
-export { configureWebhooks, type RuntimeOptions, type WebhookRuntime, webhookRuntime } from "./runtime.ts";
+export { buildWebhookRuntime, type RuntimeOptions, type WebhookRuntime } from "./runtime.ts";
 export type { DeliveryView, EndpointView, EndpointWithSecret } from "./views.ts";
 
-import type { Db } from "../store/db.ts";
 import { createDispatcher, type Dispatcher } from "./dispatcher.ts";
-import { webhookRuntime } from "./runtime.ts";
+import type { WebhookRuntime } from "./runtime.ts";
 
-/** `textscan serve`: the dispatcher in background mode over the store's runtime (settings from the environment). */
-export function startDispatcher(db: Db): Dispatcher {
-  const dispatcher = createDispatcher(webhookRuntime(db));
+/** `textscan serve`: the dispatcher in background mode over the service context's webhook runtime. */
+export function startDispatcher(rt: WebhookRuntime): Dispatcher {
+  const dispatcher = createDispatcher(rt);
   dispatcher.start();
   return dispatcher;
 }

@@ -1,6 +1,5 @@
 import type { ScheduledTask } from "../scheduler/index.ts";
-import type { Db } from "../store/db.ts";
-import { type WebhookRuntime, webhookRuntime } from "./runtime.ts";
+import type { WebhookRuntime } from "./runtime.ts";
 
 /** Rows deleted per statement, so that pruning a large backlog never holds the write lock for long. */
 const PRUNE_BATCH = 5_000;
@@ -44,19 +43,15 @@ export function pruneWebhookLog(rt: WebhookRuntime): PruneCounts {
 }
 
 /** The scheduler's share of webhook housekeeping: hourly pruning, also once at start. */
-export function webhookTasks(db: Db): ScheduledTask[] {
+export function webhookTasks(rt: WebhookRuntime): ScheduledTask[] {
   return [
     {
       name: "webhook-log-pruning",
       pattern: "0 15 * * * *",
       run: () => {
-        const pruned = pruneWebhookLog(webhookRuntime(db));
+        const pruned = pruneWebhookLog(rt);
         const total = pruned.attempts + pruned.deliveries + pruned.events;
-        if (total > 0) {
-          console.log(
-            `webhook log pruned: ${pruned.attempts} attempts, ${pruned.deliveries} deliveries, ${pruned.events} events`,
-          );
-        }
+        if (total > 0) rt.logger.info("webhook.log_pruned", { ...pruned });
       },
       atStart: true,
     },

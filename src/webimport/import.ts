@@ -69,15 +69,11 @@ class PageSink {
 export async function fetchWebPage(
   url: string,
   settings: WebFetchSettings,
-  options: { now?: () => number; fetchImpl?: FetchLike } = {},
+  options: { now: () => number; fetchImpl?: FetchLike },
 ): Promise<{ page: NewWebPage } | { reason: string; kind: string }> {
   try {
     const fetched = await fetchPage(url, settings, options.fetchImpl);
-    const made = webPageOf(
-      url,
-      extractByMediaType(fetched.body, fetched.mediaType),
-      (options.now ?? Date.now)(),
-    );
+    const made = webPageOf(url, extractByMediaType(fetched.body, fetched.mediaType), options.now());
     return "page" in made ? made : { reason: `${fetched.url}: ${made.reason}`, kind: "no_text" };
   } catch (error) {
     if (error instanceof WebFetchError) return { reason: error.message, kind: error.kind };
@@ -92,9 +88,10 @@ export async function importUrls(
   options: {
     concurrency?: number;
     onOutcome?: (outcome: ImportOutcome) => void;
-    now?: () => number;
+    /** The service clock: stamps each page's fetch time. */
+    now: () => number;
     fetchImpl?: FetchLike;
-  } = {},
+  },
 ): Promise<ImportOutcome[]> {
   const outcomes: ImportOutcome[] = [];
   const report = (outcome: ImportOutcome) => {
@@ -124,7 +121,7 @@ export interface WarcImportSummary {
 }
 
 /** The page a WARC record holds, if it holds one: a 2xx HTML or text response, or a text resource. */
-function pageOfRecord(record: WarcRecord): { page: NewWebPage } | { reason: string } | null {
+function pageOfRecord(record: WarcRecord, now: number): { page: NewWebPage } | { reason: string } | null {
   if (!record.targetUri || (record.type !== "response" && record.type !== "resource")) return null;
   const url = record.targetUri;
   if (record.block === null) return { reason: `${url}: the record is larger than the page size limit` };
@@ -143,7 +140,7 @@ function pageOfRecord(record: WarcRecord): { page: NewWebPage } | { reason: stri
   const made = webPageOf(
     url,
     extractByMediaType(decodeText(body, contentType, mediaType), mediaType),
-    record.date ?? Date.now(),
+    record.date ?? now,
   );
   return "page" in made ? made : { reason: `${url}: ${made.reason}` };
 }
@@ -152,7 +149,7 @@ export async function importWarc(
   store: Store,
   path: string,
   settings: Pick<WebFetchSettings, "maxBytes">,
-  options: { onOutcome?: (outcome: ImportOutcome) => void } = {},
+  options: { onOutcome?: (outcome: ImportOutcome) => void; now: () => number },
 ): Promise<WarcImportSummary> {
   const outcomes: ImportOutcome[] = [];
   const report = (outcome: ImportOutcome) => {
@@ -162,7 +159,7 @@ export async function importWarc(
   const sink = new PageSink(store, report);
   let ignored = 0;
   for await (const record of readWarc(await openWarcFile(path), { maxBlockBytes: settings.maxBytes })) {
-    const found = pageOfRecord(record);
+    const found = pageOfRecord(record, options.now());
     if (found === null) ignored++;
     else if ("page" in found) sink.add(found.page);
     else report({ ok: false, url: record.targetUri ?? "", reason: found.reason });

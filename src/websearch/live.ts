@@ -27,7 +27,8 @@ export interface LiveSearchReport {
 export interface LiveSearchDeps {
   settings: LiveSearchSettings;
   fetchImpl?: FetchLike;
-  now?: () => number;
+  /** The service clock: a page fetched within `refreshAfterMs` of now is used as indexed. */
+  now: () => number;
 }
 
 /** Runs `task` over `items` with at most `limit` at once; results in input order. */
@@ -51,7 +52,7 @@ export async function addLiveSources(
   deps: LiveSearchDeps,
 ): Promise<LiveSearchReport> {
   const { settings } = deps;
-  const now = deps.now ?? Date.now;
+  const { now } = deps;
   const phrases = distinctivePhrases(text, {
     count: settings.queries,
     excludeQuotes: options.excludeQuotes,

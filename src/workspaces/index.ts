@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { workspaces } from "../../schema/index.ts";
-import { isPlan, type Plan, planAllowance } from "../config.ts";
+import { isPlan, type Plan } from "../config.ts";
+import type { ServiceContext } from "../context/index.ts";
 import { credit, periodGranted } from "../credits/index.ts";
 import { notFound, ServiceError } from "../errors.ts";
 import { newWorkspaceId } from "../ids.ts";
@@ -33,9 +34,10 @@ export function workspaceView(row: WorkspaceRow): WorkspaceView {
  * creation month is still marked as granted, so the allowance job does not add to it until next month.
  */
 export function createWorkspace(
-  db: Db,
-  input: { name: string; plan?: string; credits?: number; now?: number },
+  ctx: ServiceContext,
+  input: { name: string; plan?: string; credits?: number },
 ): WorkspaceView {
+  const { db } = ctx;
   const name = input.name.trim();
   if (!name) throw new ServiceError("invalid_body", "A workspace needs a name.");
   const plan = input.plan ?? "free";
@@ -44,8 +46,8 @@ export function createWorkspace(
   if (input.credits !== undefined && (!Number.isSafeInteger(input.credits) || input.credits < 0)) {
     throw new ServiceError("invalid_body", "Starting credits must be a whole number >= 0.");
   }
-  const now = input.now ?? Date.now();
-  const allowance = planAllowance(plan);
+  const now = ctx.clock();
+  const allowance = ctx.config.allowances[plan];
   const id = newWorkspaceId();
   return writeTransaction(db, (tx) => {
     tx.insert(workspaces)
@@ -74,7 +76,9 @@ export function listWorkspaces(db: Db): WorkspaceView[] {
   return db.select().from(workspaces).orderBy(asc(workspaces.createdAt)).all().map(workspaceView);
 }
 
-export function addCredits(db: Db, workspaceId: string, amount: number, now = Date.now()): WorkspaceView {
+export function addCredits(ctx: ServiceContext, workspaceId: string, amount: number): WorkspaceView {
+  const { db } = ctx;
+  const now = ctx.clock();
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new ServiceError("invalid_body", "The amount must be a whole number > 0.");
   }
@@ -91,7 +95,9 @@ export function addCredits(db: Db, workspaceId: string, amount: number, now = Da
  * (workspace, period) index makes a second grant for the same month impossible, across restarts and processes.
  * Returns how many workspaces were granted.
  */
-export function grantMonthlyAllowances(db: Db, now = Date.now()): number {
+export function grantMonthlyAllowances(ctx: ServiceContext): number {
+  const { db } = ctx;
+  const now = ctx.clock();
   const period = monthOf(now);
   let granted = 0;
   for (const ws of db.select({ id: workspaces.id }).from(workspaces).all()) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { workerPoolDetector } from "../../src/detector/index.ts";
 import { addCredits, grantMonthlyAllowances } from "../../src/workspaces/index.ts";
-import { essay, json, type TestApp, testApp } from "../support/harness.ts";
+import { at, essay, json, type TestApp, testApp } from "../support/harness.ts";
 
 let app: TestApp;
 beforeAll(() => {
@@ -67,7 +67,7 @@ describe("credit conservation", () => {
 
   test("admin grants are ledger rows too", () => {
     const { workspace } = app.workspace({ credits: 10 });
-    const after = addCredits(app.service.store.db, workspace.id, 90);
+    const after = addCredits(app.ctx, workspace.id, 90);
     expect(after.credits.balance).toBe(100);
     const state = ledger(workspace.id);
     expect(state.sum).toBe(100);
@@ -78,23 +78,22 @@ describe("credit conservation", () => {
 describe("monthly allowance", () => {
   test("is granted once per calendar month, never twice, and counted in the ledger", () => {
     const { workspace } = app.workspace({ plan: "essential" }); // created this month with its allowance
-    const db = app.service.store.db;
     const nextMonth = Date.UTC(2099, 0, 1, 0, 30);
     const before = ledger(workspace.id).balance;
-    grantMonthlyAllowances(db, nextMonth);
+    grantMonthlyAllowances(at(app.ctx, nextMonth));
     expect(ledger(workspace.id).balance).toBe(before + 150_000);
-    grantMonthlyAllowances(db, nextMonth + 3_600_000);
-    grantMonthlyAllowances(db, Date.UTC(2099, 0, 31, 23, 59));
+    grantMonthlyAllowances(at(app.ctx, nextMonth + 3_600_000));
+    grantMonthlyAllowances(at(app.ctx, Date.UTC(2099, 0, 31, 23, 59)));
     const state = ledger(workspace.id);
     expect(state.balance).toBe(before + 150_000);
     expect(state.sum).toBe(state.balance);
-    grantMonthlyAllowances(db, Date.UTC(2099, 1, 1));
+    grantMonthlyAllowances(at(app.ctx, Date.UTC(2099, 1, 1)));
     expect(ledger(workspace.id).balance).toBe(before + 300_000);
   });
 
   test("the creation month counts as granted, with --credits too", () => {
     const { workspace } = app.workspace({ plan: "team", credits: 7 });
-    grantMonthlyAllowances(app.service.store.db, Date.now());
+    grantMonthlyAllowances(app.ctx);
     expect(ledger(workspace.id).balance).toBe(7);
   });
 });

@@ -150,7 +150,7 @@ describe("unauthorized (401)", () => {
   test("revoked key is refused at once", async () => {
     const { key, keyId } = app.workspace();
     expect((await app.request("GET", "/api/v1/usage", { key })).status).toBe(200);
-    revokeKey(app.service.store.db, keyId);
+    revokeKey(app.ctx, keyId);
     await expectError(
       await app.request("GET", "/api/v1/usage", { key }),
       401,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { workerPoolDetector } from "../../src/detector/index.ts";
 import { beginIdempotent, hashBody } from "../../src/idempotency/index.ts";
+import { registerInstance, renewInstance } from "../../src/instances/index.ts";
 import { essay, json, type TestApp, testApp } from "../support/harness.ts";
 
 let app: TestApp;
@@ -87,21 +88,30 @@ describe("Idempotency-Key", () => {
     expect(later.headers.get("idempotent-replayed")).toBe("true");
   });
 
-  test("request_in_progress while a claim is held, then the key runs again once the claim is stale", async () => {
+  test("request_in_progress while the claim's holder lives, however long; free once its lease runs out", async () => {
     const { key, workspace } = app.workspace({ credits: 1000 });
     const body = { text: essay(60) };
-    // A request that died mid-flight leaves its claim behind (the server was killed before it answered).
+    // Another server process holds the key: its request is still running there.
+    const other = registerInstance(app.service.store.db, () => now, 10_000);
     beginIdempotent(app.service.store.db, {
       workspaceId: workspace.id,
       key: "held",
       endpoint: "POST /api/v1/detect",
       bodyHash: hashBody(JSON.stringify(body)),
       now,
+      holder: other.id,
     });
     const res = await detect(key, body, "held");
     expect(res.status).toBe(409);
     expect((await json(res)).error.code).toBe("request_in_progress");
-    now += 3 * 60 * 1000;
+    // Age alone frees nothing: the holder renews its lease, so after 5 minutes the twin still waits.
+    for (let i = 0; i < 60; i++) {
+      now += 5_000;
+      renewInstance(app.service.store.db, () => now, other);
+    }
+    expect((await json(detect(key, body, "held"))).error.code).toBe("request_in_progress");
+    // The holder dies (stops renewing): once its lease has run out the key runs again, once.
+    now += 10_001;
     const retry = await detect(key, body, "held");
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();

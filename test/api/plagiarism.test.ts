@@ -19,7 +19,7 @@ const SOURCE =
 const jobs = (run?: JobDeps["run"]): JobDeps => ({
   db: app.service.store.db,
   clock: () => now,
-  run: run ?? plagiarismCheck(app.service.store),
+  run: run ?? plagiarismCheck(app.ctx),
   backoffMs: () => 10_000,
   maxAttempts: 3,
 });
@@ -43,7 +43,12 @@ const eventsOf = (scanId: string) =>
 describe("POST /api/v1/plagiarism", () => {
   test("202 with a queued scan, charged 2 credits per word, then polled to completed with a library match", async () => {
     const { key, workspace } = app.workspace({ plan: "advanced", credits: 10_000 });
-    const doc = addLibraryDocument(app.service.store, workspace.id, { title: "Glacier notes", text: SOURCE });
+    const doc = addLibraryDocument(
+      app.service.store,
+      workspace.id,
+      { title: "Glacier notes", text: SOURCE },
+      now,
+    );
     const text = `My report begins with an introduction of my own words about a field trip we took in the summer. ${SOURCE}`;
     const res = await submit(key, { text, metadata: { course: "bio" } });
     expect(res.status).toBe(202);

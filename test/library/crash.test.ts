@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createKey } from "../../src/keys/index.ts";
 import { openStore } from "../../src/store/db.ts";
 import { createWorkspace } from "../../src/workspaces/index.ts";
-import { tempDataDir } from "../support/harness.ts";
+import { contextOver, tempDataDir } from "../support/harness.ts";
 import { type ServerProcess, startServerProcess } from "../support/processes.ts";
 import { GLACIER_SOURCE, OWN_WORDS, page, startSearchProvider } from "./support.ts";
 
@@ -22,8 +22,9 @@ function prepare() {
   cleanups.push(cleanup);
   const store = openStore(dir);
   try {
-    const workspace = createWorkspace(store.db, { name: "Crash", plan: "team", credits: 100_000 });
-    const { key } = createKey(store.db, { workspaceId: workspace.id });
+    const ctx = contextOver(store);
+    const workspace = createWorkspace(ctx, { name: "Crash", plan: "team", credits: 100_000 });
+    const { key } = createKey(ctx, { workspaceId: workspace.id });
     return { dir, key };
   } finally {
     store.close();

@@ -39,9 +39,9 @@ const jobs = (run: JobDeps["run"]): JobDeps => ({
   backoffMs: () => 10_000,
   maxAttempts: 3,
 });
-const offline = () => jobs(plagiarismCheck(app.service.store, { liveSearch: null }));
+const offline = () => jobs(plagiarismCheck(app.ctx, { liveSearch: null }));
 const live = (searchUrl: string) =>
-  jobs(plagiarismCheck(app.service.store, { liveSearch: { ...liveSettings(searchUrl), now: () => now } }));
+  jobs(plagiarismCheck(app.ctx, { liveSearch: { ...liveSettings(searchUrl), now: () => now } }));
 
 /** Runs every due job, as the server's workers would. */
 async function drain(deps: JobDeps) {
@@ -203,10 +203,13 @@ describe("live web search", () => {
     const { key } = app.workspace({ plan: "team", credits: 10_000 });
     provider.pageHits.clear();
     const guarded = jobs(
-      plagiarismCheck(app.service.store, {
-        liveSearch: liveSettings(provider.url, {
-          fetch: { ...liveSettings(provider.url).settings.fetch, allowNetworks: [] },
-        }),
+      plagiarismCheck(app.ctx, {
+        liveSearch: {
+          ...liveSettings(provider.url, {
+            fetch: { ...liveSettings(provider.url).settings.fetch, allowNetworks: [] },
+          }),
+          now: () => now,
+        },
       }),
     );
     const text = `${OWN_WORDS} The keepers of the lighthouse wrote in a ledger every single night without fail.`;

@@ -16,6 +16,8 @@ import { countWords } from "../../src/text/index.ts";
 import { BEEKEEPING, BREAD, RAILWAYS, spaceWords, TIDES, UNRELATED } from "./fixtures.ts";
 import { tempStore } from "./support.ts";
 
+/** The instant every document of these tests is added at: the index keeps no other notion of time. */
+const NOW = Date.parse("2026-11-22T12:00:00Z");
 const [cello, canal] = UNRELATED as [string, string];
 const copyOf = (text: string) => spaceWords(text).slice(5, 65).join(" ");
 const countRows = (t: ReturnType<typeof tempStore>, table: string) =>
@@ -29,11 +31,16 @@ describe("library documents", () => {
   afterAll(t.close);
   const workspaceA = t.workspace("A");
   const workspaceB = t.workspace("B");
-  const doc = addLibraryDocument(t.store, workspaceA, {
-    title: "Bees in the city",
-    text: BEEKEEPING,
-    metadata: { course: "biology" },
-  });
+  const doc = addLibraryDocument(
+    t.store,
+    workspaceA,
+    {
+      title: "Bees in the city",
+      text: BEEKEEPING,
+      metadata: { course: "biology" },
+    },
+    NOW,
+  );
   const submitted = `${cello} ${copyOf(BEEKEEPING)}`;
 
   test("a document added to a workspace is stored and found by that workspace's checks", () => {
@@ -62,7 +69,7 @@ describe("library documents", () => {
   });
 
   test("workspace B's own copy of the same text is B's source only", () => {
-    const twin = addLibraryDocument(t.store, workspaceB, { title: "B's bees", text: BEEKEEPING });
+    const twin = addLibraryDocument(t.store, workspaceB, { title: "B's bees", text: BEEKEEPING }, NOW);
     expect(checkPlagiarism(t.store, workspaceB, submitted).sources.map((s) => s.document_id)).toEqual([
       twin.id,
     ]);
@@ -169,7 +176,7 @@ describe("library and web together", () => {
   const workspace = t.workspace("A");
 
   test("passages from a library document and a web page are both reported, each word credited once", () => {
-    const doc = addLibraryDocument(t.store, workspace, { title: "Bread notes", text: BREAD });
+    const doc = addLibraryDocument(t.store, workspace, { title: "Bread notes", text: BREAD }, NOW);
     upsertWebPage(t.store, { url: "https://example.com/bread", title: "Bread", text: BREAD, fetchedAt: 0 });
     upsertWebPage(t.store, { url: "https://example.com/tides", title: "Tides", text: TIDES, fetchedAt: 0 });
     const fromBread = copyOf(BREAD);
@@ -208,10 +215,15 @@ describe("compaction", () => {
   const workspaceB = t.workspace("B");
 
   test("moves every fingerprint into the main table; checks, isolation and removal work the same", () => {
-    const docs = addLibraryDocuments(t.store, workspaceA, [
-      { title: "Bees", text: BEEKEEPING },
-      { title: "Bread", text: BREAD },
-    ]);
+    const docs = addLibraryDocuments(
+      t.store,
+      workspaceA,
+      [
+        { title: "Bees", text: BEEKEEPING },
+        { title: "Bread", text: BREAD },
+      ],
+      NOW,
+    );
     upsertWebPage(t.store, { url: "https://example.com/tides", title: "Tides", text: TIDES, fetchedAt: 0 });
     const rows = fingerprintRows(t);
     expect(countRows(t, "plagiarism_fingerprints_recent")).toBe(rows);
@@ -230,7 +242,7 @@ describe("compaction", () => {
     expect(checkPlagiarism(t.store, workspaceB, submitted).sources.map((s) => s.title)).toEqual(["Tides"]);
 
     // A document added after compaction sits in the recent table; both are searched together.
-    addLibraryDocument(t.store, workspaceA, { title: "Railways", text: RAILWAYS });
+    addLibraryDocument(t.store, workspaceA, { title: "Railways", text: RAILWAYS }, NOW);
     expect(countRows(t, "plagiarism_fingerprints_recent")).toBeGreaterThan(0);
     expect(checkPlagiarism(t.store, workspaceA, `${copyOf(RAILWAYS)} ${copyOf(BREAD)}`).sources).toHaveLength(
       2,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type IndexedSource, MemoryFingerprintIndex } from "../../src/plagiarism/index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { createWorkspace } from "../../src/workspaces/index.ts";
+import { contextOver } from "../support/harness.ts";
 
 /** A fresh store in a temp directory, with `workspaces(n)` to create workspaces through their public verb. */
 export function tempStore(): { store: Store; workspace: (name: string) => string; close: () => void } {
@@ -11,7 +12,7 @@ export function tempStore(): { store: Store; workspace: (name: string) => string
   const store = openStore(dir);
   return {
     store,
-    workspace: (name) => createWorkspace(store.db, { name, plan: "team" }).id,
+    workspace: (name) => createWorkspace(contextOver(store), { name, plan: "team" }).id,
     close: () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });

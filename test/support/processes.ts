@@ -56,10 +56,13 @@ export async function startServerProcess(
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       for await (const chunk of stream) {
         output += decoder.decode(chunk);
-        const match = output.match(/listening on (http:\/\/\S+)/);
-        if (match?.[1]) {
+        const match = output.match(
+          /"address":"(http:\/\/[^"]+)"|address=(http:\/\/\S+)|listening on (http:\/\/\S+)/,
+        );
+        const address = match?.[1] ?? match?.[2] ?? match?.[3];
+        if (address) {
           clearTimeout(timer);
-          resolve(match[1]);
+          resolve(address);
         }
       }
     };

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { configureWebhooks } from "../../src/context/index.ts";
 import { createKey } from "../../src/keys/index.ts";
 import { openStore } from "../../src/store/db.ts";
-import { configureWebhooks, createEndpoint } from "../../src/webhooks/index.ts";
+import { createEndpoint } from "../../src/webhooks/index.ts";
 import { createWorkspace } from "../../src/workspaces/index.ts";
-import { essay, tempDataDir } from "../support/harness.ts";
+import { contextOver, essay, tempDataDir } from "../support/harness.ts";
 import { type ServerProcess, startServerProcess } from "../support/processes.ts";
 import { deadPort, LOOPBACK, startReceiver, verifySignature } from "./support.ts";
 
@@ -29,9 +30,10 @@ async function prepare(url: string) {
   cleanups.push(cleanup);
   const store = openStore(dir);
   try {
-    const workspace = createWorkspace(store.db, { name: "Crash", credits: 100_000 });
-    const { key } = createKey(store.db, { workspaceId: workspace.id });
-    const rt = configureWebhooks(store.db, { settings: { allowNetworks: LOOPBACK }, env: {} });
+    const ctx = contextOver(store);
+    const workspace = createWorkspace(ctx, { name: "Crash", credits: 100_000 });
+    const { key } = createKey(ctx, { workspaceId: workspace.id });
+    const rt = configureWebhooks(ctx, { settings: { allowNetworks: LOOPBACK } });
     const endpoint = await createEndpoint(rt, workspace.id, { url });
     return { dir, key, endpoint };
   } finally {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { configureWebhooks } from "../../src/context/index.ts";
 import { MAX_ENDPOINTS_PER_WORKSPACE } from "../../src/webhooks/endpoints.ts";
-import { configureWebhooks } from "../../src/webhooks/index.ts";
 import { json } from "../support/harness.ts";
 import { LOOPBACK, type WebhookTestApp, webhookTestApp } from "./support.ts";
 
@@ -316,7 +316,7 @@ describe("error paths", () => {
     );
     // A slow DNS answer keeps the first request running while its twin arrives.
     let answer = () => {};
-    configureWebhooks(t.app.service.store.db, {
+    configureWebhooks(t.app.ctx, {
       clock: t.clock.read,
       settings: { allowNetworks: LOOPBACK },
       resolve: () =>
@@ -337,7 +337,7 @@ describe("error paths", () => {
       answer();
       expect((await first).status).toBe(201);
     } finally {
-      t.rt = configureWebhooks(t.app.service.store.db, {
+      t.rt = configureWebhooks(t.app.ctx, {
         clock: t.clock.read,
         settings: { allowNetworks: LOOPBACK },
       });

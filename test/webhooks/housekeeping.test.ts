@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { KEY_FILE } from "../../src/crypto/secret-box.ts";
+import { loadConfig } from "../../src/config.ts";
+import { configureWebhooks } from "../../src/context/index.ts";
+import { KEY_FILE, loadSecretKey, secretBox } from "../../src/crypto/secret-box.ts";
 import { recordEvent } from "../../src/events/outbox.ts";
 import { writeTransaction } from "../../src/store/db.ts";
 import {
-  configureWebhooks,
   createDispatcher,
   DEFAULT_RETRY_SCHEDULE_S,
   DEFAULT_TIMEOUT_MS,
@@ -82,16 +83,15 @@ describe("signing secrets at rest and in logs", () => {
   test("with TEXTSCAN_SECRET_KEY no key file is needed; a different key cannot open the secrets, and says so without leaking them", async () => {
     const t = webhookTestApp();
     cleanups.push(() => t.close());
-    const db = t.app.service.store.db;
-    const keyed = configureWebhooks(db, {
+    const keyed = configureWebhooks(t.app.ctx, {
       clock: t.clock.read,
       settings: { allowNetworks: LOOPBACK },
-      env: { TEXTSCAN_SECRET_KEY: "a-long-operator-passphrase-0123456789" },
+      secrets: secretBox(loadSecretKey(t.app.dataDir, "a-long-operator-passphrase-0123456789")),
     });
     const receiver = startReceiver();
     cleanups.push(() => receiver.stop());
     const endpoint = await t.endpoint({ url: receiver.url });
-    expect(() => configureWebhooks(db, { env: { TEXTSCAN_SECRET_KEY: "short" } })).toThrow("at least 32");
+    expect(() => loadConfig({ TEXTSCAN_SECRET_KEY: "short" })).toThrow("at least 32");
 
     const logged: string[] = [];
     const spies = (["log", "error", "warn", "info", "debug"] as const).map((level) =>
@@ -100,10 +100,10 @@ describe("signing secrets at rest and in logs", () => {
       }),
     );
     try {
-      const wrongKey = configureWebhooks(db, {
+      const wrongKey = configureWebhooks(t.app.ctx, {
         clock: t.clock.read,
         settings: { allowNetworks: LOOPBACK },
-        env: { TEXTSCAN_SECRET_KEY: "another-long-passphrase-9876543210-xyz" },
+        secrets: secretBox(loadSecretKey(t.app.dataDir, "another-long-passphrase-9876543210-xyz")),
       });
       await t.app.request("POST", `/api/v1/webhook_endpoints/${endpoint.id}/test`, { key: t.ws.key });
       expect(await createDispatcher(wrongKey).runDue()).toBe(1);
@@ -115,7 +115,7 @@ describe("signing secrets at rest and in logs", () => {
       ).data;
       expect(delivery.last_error).toContain("could not be decrypted");
       // The right key works again.
-      configureWebhooks(db, keyed);
+      configureWebhooks(t.app.ctx, keyed);
       await t.app.request("POST", `/api/v1/webhook_endpoints/${endpoint.id}/test`, { key: t.ws.key });
       expect(await createDispatcher(keyed).runDue()).toBe(1);
       expect(receiver.received).toHaveLength(1);

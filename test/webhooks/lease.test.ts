@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { configureWebhooks } from "../../src/context/index.ts";
 import { recordEvent } from "../../src/events/outbox.ts";
 import { openStore, writeTransaction } from "../../src/store/db.ts";
-import { configureWebhooks, createDispatcher } from "../../src/webhooks/index.ts";
-import { json } from "../support/harness.ts";
+import { createDispatcher } from "../../src/webhooks/index.ts";
+import { contextOver, json } from "../support/harness.ts";
 import { LOOPBACK, startReceiver, webhookTestApp } from "./support.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -36,7 +37,7 @@ describe("claims and leases", () => {
     // A second process would open its own connection: so does this dispatcher.
     const second = openStore(t.app.dataDir);
     cleanups.push(() => second.close());
-    const otherRt = configureWebhooks(second.db, {
+    const otherRt = configureWebhooks(contextOver(second, t.clock.read), {
       clock: t.clock.read,
       settings: { allowNetworks: LOOPBACK, concurrency: 16, perEndpointConcurrency: count },
     });

@@ -1,11 +1,11 @@
 import { afterEach, expect } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Server } from "bun";
+import { configureWebhooks } from "../../src/context/index.ts";
 import type { DetectionResult } from "../../src/detection/index.ts";
 import type { Detector } from "../../src/detector/index.ts";
 import { parseCidrList } from "../../src/webhooks/cidr.ts";
 import {
-  configureWebhooks,
   createDispatcher,
   type Dispatcher,
   type WebhookRuntime,
@@ -175,7 +175,7 @@ export function webhookTestApp(
 ): WebhookTestApp {
   const app = testApp({ detector: fixedDetector });
   const clock = new ManualClock();
-  const rt = configureWebhooks(app.service.store.db, {
+  const rt = configureWebhooks(app.ctx, {
     clock: clock.read,
     settings: { allowNetworks: LOOPBACK, ...options.settings },
     ...(options.resolve && { resolve: options.resolve }),

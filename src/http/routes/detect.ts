@@ -1,19 +1,20 @@
 import { Elysia } from "elysia";
+import type { ServiceContext } from "../../context/index.ts";
 import type { Detector } from "../../detector/index.ts";
 import { createAiTextScan } from "../../scans/index.ts";
-import type { Db } from "../../store/db.ts";
 import { principalOf } from "../context.ts";
 import { scanResponder } from "../scan-response.ts";
 import { DetectBody, Scan } from "../schemas.ts";
 
-export const detectRoutes = (deps: { db: Db; detector: Detector }) =>
+export const detectRoutes = (ctx: ServiceContext, detector: Detector) =>
   new Elysia({ name: "routes.detect" }).post(
     "/api/v1/detect",
     async ({ body, request }) => {
       const principal = principalOf(request);
       const responder = scanResponder(request, 200);
       const outcome = await createAiTextScan(
-        deps,
+        ctx,
+        detector,
         principal.workspaceId,
         {
           text: body.text,

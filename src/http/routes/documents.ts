@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
+import type { ServiceContext } from "../../context/index.ts";
 import type { ErrorCode } from "../../errors.ts";
 import {
   createDocument,
@@ -12,8 +13,8 @@ import {
   MAX_URL_LENGTH,
   MIN_DOCUMENT_WORDS,
 } from "../../library/documents.ts";
-import type { Store } from "../../store/db.ts";
 import { principalOf } from "../context.ts";
+import { committedResponse } from "../idempotent-response.ts";
 import { registerOperationErrors } from "../openapi.ts";
 import { Metadata, Title } from "../schemas.ts";
 
@@ -77,20 +78,27 @@ const TAGS = ["Documents"];
  * The workspace library (added endpoints within v1): documents every plagiarism check of the workspace is
  * compared with. Free. Another workspace's document is `not_found`.
  */
-export const documentRoutes = (store: Store) => {
+export const documentRoutes = (ctx: ServiceContext) => {
+  const { store } = ctx;
   const workspaceOf = (request: Request) => principalOf(request).workspaceId;
   return new Elysia({ name: "routes.documents" })
     .post(
       "/api/v1/documents",
-      ({ body, request, set }) => {
-        const created = createDocument(store, workspaceOf(request), {
-          title: body.title,
-          text: body.text,
-          ...(body.url !== undefined && { url: body.url }),
-          ...(body.metadata !== undefined && { metadata: body.metadata }),
-        });
-        set.status = 201;
-        return created;
+      ({ body, request }) => {
+        const response = committedResponse(request, 201);
+        createDocument(
+          store,
+          workspaceOf(request),
+          {
+            title: body.title,
+            text: body.text,
+            ...(body.url !== undefined && { url: body.url }),
+            ...(body.metadata !== undefined && { metadata: body.metadata }),
+          },
+          ctx.clock(),
+          (document) => response.record(store.db, document),
+        );
+        return response.respond();
       },
       {
         parse: "json",

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { notifyJobsQueued } from "../../jobs/index.ts";
+import type { ServiceContext } from "../../context/index.ts";
 import { createPlagiarismScan, MAX_EXCLUDE_URLS } from "../../scans/plagiarism.ts";
-import type { Db } from "../../store/db.ts";
 import { principalOf } from "../context.ts";
 import { scanResponder } from "../scan-response.ts";
 import { Author, FolderId, Metadata, Scan, ScanText, Title } from "../schemas.ts";
@@ -24,14 +23,14 @@ export const PlagiarismBody = Type.Object({
   metadata: Type.Optional(Metadata),
 });
 
-export const plagiarismRoutes = (db: Db) =>
+export const plagiarismRoutes = (ctx: ServiceContext) =>
   new Elysia({ name: "routes.plagiarism" }).post(
     "/api/v1/plagiarism",
     ({ body, request }) => {
       const principal = principalOf(request);
       const responder = scanResponder(request, 202);
       const outcome = createPlagiarismScan(
-        db,
+        ctx,
         principal.workspaceId,
         {
           text: body.text,
@@ -46,7 +45,6 @@ export const plagiarismRoutes = (db: Db) =>
         },
         { inTransaction: responder.inTransaction },
       );
-      notifyJobsQueued();
       return responder.respond(outcome);
     },
     {

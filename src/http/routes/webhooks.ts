@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import type { ServiceContext } from "../../context/index.ts";
 import type { ErrorCode } from "../../errors.ts";
-import type { Db } from "../../store/db.ts";
+import { writeTransaction } from "../../store/db.ts";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -13,9 +14,9 @@ import {
   SUBSCRIBABLE_EVENTS,
   sendTestEvent,
   updateEndpoint,
-  webhookRuntime,
 } from "../../webhooks/index.ts";
 import { principalOf } from "../context.ts";
+import { committedResponse } from "../idempotent-response.ts";
 import { registerOperationErrors } from "../openapi.ts";
 
 const POST_ERRORS: ErrorCode[] = [
@@ -141,16 +142,17 @@ const DeliveriesQuery = Type.Object({
 const TAGS = ["Webhooks"];
 
 /** Webhook endpoint management and the delivery log (spec 6; added endpoints within v1). */
-export const webhookRoutes = (db: Db) => {
-  const rt = () => webhookRuntime(db);
+export const webhookRoutes = (ctx: ServiceContext) => {
+  // Read at each request: tests may replace the context's runtime (configureWebhooks) after the app is built.
+  const rt = () => ctx.webhooks;
   const workspaceOf = (request: Request) => principalOf(request).workspaceId;
   return new Elysia({ name: "routes.webhooks" })
     .post(
       "/api/v1/webhook_endpoints",
-      async ({ body, request, set }) => {
-        const created = await createEndpoint(rt(), workspaceOf(request), body);
-        set.status = 201;
-        return created;
+      async ({ body, request }) => {
+        const response = committedResponse(request, 201);
+        await createEndpoint(rt(), workspaceOf(request), body, (created) => response.record(ctx.db, created));
+        return response.respond();
       },
       {
         parse: "json",
@@ -239,10 +241,13 @@ export const webhookRoutes = (db: Db) => {
     )
     .post(
       "/api/v1/webhook_endpoints/:id/test",
-      ({ params, request, set }) => {
-        const delivery = sendTestEvent(rt(), workspaceOf(request), params.id);
-        set.status = 202;
-        return delivery;
+      ({ params, request }) => {
+        // One transaction for the queued delivery and the stored response (the verb's own joins it).
+        const response = committedResponse(request, 202);
+        writeTransaction(ctx.db, (tx) =>
+          response.record(tx, sendTestEvent(rt(), workspaceOf(request), params.id)),
+        );
+        return response.respond();
       },
       {
         params: IdParams,
@@ -259,7 +264,13 @@ export const webhookRoutes = (db: Db) => {
     )
     .post(
       "/api/v1/webhook_endpoints/:id/rotate_secret",
-      ({ params, request }) => rotateSecret(rt(), workspaceOf(request), params.id),
+      ({ params, request }) => {
+        const response = committedResponse(request, 200);
+        writeTransaction(ctx.db, (tx) =>
+          response.record(tx, rotateSecret(rt(), workspaceOf(request), params.id)),
+        );
+        return response.respond();
+      },
       {
         params: IdParams,
         response: { 200: WebhookEndpointWithSecret },
@@ -300,10 +311,12 @@ export const webhookRoutes = (db: Db) => {
     )
     .post(
       "/api/v1/webhook_deliveries/:id/retry",
-      ({ params, request, set }) => {
-        const delivery = retryDelivery(rt(), workspaceOf(request), params.id);
-        set.status = 202;
-        return delivery;
+      ({ params, request }) => {
+        const response = committedResponse(request, 202);
+        writeTransaction(ctx.db, (tx) =>
+          response.record(tx, retryDelivery(rt(), workspaceOf(request), params.id)),
+        );
+        return response.respond();
       },
       {
         params: IdParams,
