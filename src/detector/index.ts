@@ -6,6 +6,7 @@ import {
   UnsupportedLanguageError,
 } from "../detection/index.ts";
 import { createWorkerPool, workerEntry } from "../workers/pool.ts";
+import { fairDetector } from "./fair.ts";
 
 /**
  * How the service runs the pure detection engine. The server uses a pool of worker threads so that scoring a
@@ -13,7 +14,8 @@ import { createWorkerPool, workerEntry } from "../workers/pool.ts";
  * and unit tests can score in-process.
  */
 export interface Detector {
-  score(text: string, options: DetectOptions): Promise<DetectionResult>;
+  /** `workspace` lets a shared detector share its threads fairly between workspaces (src/detector/fair.ts). */
+  score(text: string, options: DetectOptions, workspace?: string): Promise<DetectionResult>;
   close(): void;
 }
 
@@ -24,11 +26,8 @@ export function inProcessDetector(): Detector {
   };
 }
 
-export const defaultPoolSize = (env: Record<string, string | undefined> = process.env): number => {
-  const raw = env.TEXTSCAN_DETECT_THREADS;
-  const n = raw ? Number(raw) : availableParallelism();
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-};
+/** One detection thread per core unless the configuration (TEXTSCAN_DETECT_THREADS) says otherwise. */
+export const defaultPoolSize = (): number => Math.max(1, availableParallelism());
 
 export function workerPoolDetector(size = defaultPoolSize()): Detector {
   const pool = createWorkerPool<{ text: string; options: DetectOptions }, DetectionResult>({
@@ -42,5 +41,9 @@ export function workerPoolDetector(size = defaultPoolSize()): Detector {
       return new Error(`detection worker: ${error.message}`);
     },
   });
-  return { score: (text, options) => pool.run({ text, options }), close: () => pool.close() };
+  // The pool's own line is first come, first served; the fair front keeps one workspace from filling it.
+  return fairDetector(
+    { score: (text, options) => pool.run({ text, options }), close: () => pool.close() },
+    size,
+  );
 }

@@ -56,7 +56,7 @@ export async function createAiTextScan(
       },
     );
   }
-  const result = await runDetector(ctx, detector, input);
+  const result = await runDetector(ctx, detector, input, workspaceId);
   const outcome = writeTransaction(db, (tx) => {
     const id = newScanId();
     const at = ctx.clock();
@@ -87,11 +87,12 @@ async function runDetector(
   ctx: ServiceContext,
   detector: Detector,
   input: AiTextScanInput,
+  workspaceId: string,
 ): Promise<DetectionResult> {
   try {
     const options: { language?: string; sentences?: boolean } = { sentences: input.sentences ?? true };
     if (input.language !== undefined) options.language = input.language;
-    return await detector.score(input.text, options);
+    return await detector.score(input.text, options, workspaceId);
   } catch (error) {
     if (error instanceof UnsupportedLanguageError) {
       throw invalidBody([{ path: "/language", message: error.message }]);

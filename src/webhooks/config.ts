@@ -10,6 +10,8 @@ export const DEFAULT_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_CONCURRENCY = 64;
 /** In flight per endpoint, so one slow or hanging receiver cannot take every slot from the others. */
 export const DEFAULT_PER_ENDPOINT_CONCURRENCY = 16;
+/** In flight per workspace: half the slots, so one workspace's slow endpoints always leave room for the others. */
+export const DEFAULT_PER_WORKSPACE_CONCURRENCY = 32;
 
 export interface WebhookSettings {
   /** Delays in seconds before attempt 2, 3, ...; its length + 1 is the number of attempts. */
@@ -20,6 +22,7 @@ export interface WebhookSettings {
   logRetentionMs: number;
   concurrency: number;
   perEndpointConcurrency: number;
+  perWorkspaceConcurrency: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -31,10 +34,11 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   logRetentionMs: DEFAULT_LOG_RETENTION_DAYS * 86_400_000,
   concurrency: DEFAULT_CONCURRENCY,
   perEndpointConcurrency: DEFAULT_PER_ENDPOINT_CONCURRENCY,
+  perWorkspaceConcurrency: DEFAULT_PER_WORKSPACE_CONCURRENCY,
 };
 
 /** Reads the TEXTSCAN_WEBHOOK_* variables; a malformed value stops the start with a message naming it. */
-export function webhookSettingsFromEnv(env: Env = process.env): WebhookSettings {
+export function webhookSettingsFromEnv(env: Env): WebhookSettings {
   const read = (name: string) => {
     const value = env[name]?.trim();
     return value === undefined || value === "" ? undefined : value;
@@ -61,6 +65,7 @@ export function webhookSettingsFromEnv(env: Env = process.env): WebhookSettings 
         ? DEFAULT_CONCURRENCY
         : positive(concurrency, "TEXTSCAN_WEBHOOK_CONCURRENCY", true),
     perEndpointConcurrency: DEFAULT_PER_ENDPOINT_CONCURRENCY,
+    perWorkspaceConcurrency: DEFAULT_PER_WORKSPACE_CONCURRENCY,
   };
 }
 

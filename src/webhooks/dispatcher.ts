@@ -48,12 +48,14 @@ interface Outcome {
 
 interface EndpointRow {
   id: string;
+  workspace_id: string;
   status: "active" | "paused";
   url: string;
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: number | null;
   busy: number;
+  workspace_busy: number;
 }
 
 interface CandidateRow {
@@ -72,8 +74,10 @@ interface CandidateRow {
  * probe, so a claim costs about the number of endpoints, whatever the backlog.
  */
 const DUE_ENDPOINTS_SQL = `
-SELECT x.id, x.status, x.url, x.secret, x.previous_secret, x.previous_secret_expires_at,
-       (SELECT COUNT(*) FROM webhook_deliveries b WHERE b.endpoint_id = x.id AND b.lease_expires_at > ?1) AS busy
+SELECT x.id, x.workspace_id, x.status, x.url, x.secret, x.previous_secret, x.previous_secret_expires_at,
+       (SELECT COUNT(*) FROM webhook_deliveries b WHERE b.endpoint_id = x.id AND b.lease_expires_at > ?1) AS busy,
+       (SELECT COUNT(*) FROM webhook_deliveries w WHERE w.workspace_id = x.workspace_id
+          AND w.lease_expires_at > ?1) AS workspace_busy
 FROM (
   SELECT e.*, CASE WHEN e.status = 'active'
     THEN (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d
@@ -84,7 +88,7 @@ FROM (
   FROM webhook_endpoints e
 ) x
 WHERE x.oldest <= ?1
-ORDER BY x.oldest`;
+ORDER BY workspace_busy, x.oldest`;
 
 const DUE_COLUMNS = `d.id, d.endpoint_id, d.attempts, d.max_attempts, d.lease_token, ev.type, ev.payload
 FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
@@ -149,8 +153,17 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
         if (row && endpoint) take(row, endpoint, now, claims);
         return claims;
       }
+      // Fair share: workspaces with the fewest deliveries in flight are served first (the query's order), and
+      // no workspace holds more than its cap of the slots, so one workspace's slow receivers cannot delay
+      // another's deliveries.
+      const workspaceTaken = new Map<string, number>();
       for (const endpoint of endpoints) {
-        const room = Math.min(limit - claims.length, settings.perEndpointConcurrency - endpoint.busy);
+        const taken = workspaceTaken.get(endpoint.workspace_id) ?? 0;
+        const room = Math.min(
+          limit - claims.length,
+          settings.perEndpointConcurrency - endpoint.busy,
+          settings.perWorkspaceConcurrency - endpoint.workspace_busy - taken,
+        );
         if (room <= 0) continue;
         const rows = sqlite
           .query<CandidateRow, [string, number, number]>(
@@ -158,6 +171,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
           )
           .all(endpoint.id, now, room);
         for (const row of rows) take(row, endpoint, now, claims);
+        workspaceTaken.set(endpoint.workspace_id, taken + rows.length);
         if (claims.length >= limit) break;
       }
       return claims;
@@ -168,7 +182,7 @@ export function createDispatcher(rt: WebhookRuntime, options: { fetch?: FetchLik
     return (
       sqlite
         .query<EndpointRow, [string]>(
-          "SELECT id, status, url, secret, previous_secret, previous_secret_expires_at, 0 AS busy FROM webhook_endpoints WHERE id = ?1",
+          "SELECT id, workspace_id, status, url, secret, previous_secret, previous_secret_expires_at, 0 AS busy, 0 AS workspace_busy FROM webhook_endpoints WHERE id = ?1",
         )
         .get(id) ?? undefined
     );

@@ -52,7 +52,7 @@ export function positiveInteger(env: Env, name: string, fallback: number): numbe
   return value;
 }
 
-export function webFetchSettingsFromEnv(env: Env = process.env): WebFetchSettings {
+export function webFetchSettingsFromEnv(env: Env): WebFetchSettings {
   const networks = readEnv(env, "TEXTSCAN_WEB_ALLOW_NETWORKS");
   return {
     ...DEFAULT_WEB_FETCH_SETTINGS,

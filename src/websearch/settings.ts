@@ -38,7 +38,7 @@ export interface LiveSearchSettings {
 type Env = Record<string, string | undefined>;
 
 /** The live search settings, or null when TEXTSCAN_SEARCH_URL is unset (the step is off). */
-export function liveSearchSettingsFromEnv(env: Env = process.env): LiveSearchSettings | null {
+export function liveSearchSettingsFromEnv(env: Env): LiveSearchSettings | null {
   const searchUrl = readEnv(env, "TEXTSCAN_SEARCH_URL");
   if (searchUrl === undefined) return null;
   let parsed: URL;
