@@ -100,3 +100,15 @@ export const invalidBody = (issues: Issue[], message = "The request body is not 
 
 export const notFound = (what: string, id: string) =>
   new ServiceError("not_found", `No ${what} with id '${id}'.`);
+
+/**
+ * Another writer held the store past the busy timeout (a long CLI import, say): nothing of this request was
+ * written and a retry will succeed, so it is a retryable 503, not a 500.
+ */
+export function isStoreBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT" || code === "SQLITE_LOCKED";
+}
+
+export const storeBusy = () =>
+  new ServiceError("unavailable", "The store is busy with another write; retry in a moment.");

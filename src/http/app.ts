@@ -2,7 +2,7 @@ import { Elysia, type ValidationError } from "elysia";
 import type { ServiceContext } from "../context/index.ts";
 import { errorMessage } from "../context/log.ts";
 import type { Detector } from "../detector/index.ts";
-import { ServiceError } from "../errors.ts";
+import { isStoreBusy, ServiceError, storeBusy } from "../errors.ts";
 import { maybeContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
@@ -77,6 +77,10 @@ function toServiceError(
         issues: [{ path: "", message: "malformed JSON" }],
       });
     default:
+      if (isStoreBusy(error) || isStoreBusy(cause)) {
+        ctx.logger.warn("request.store_busy", { request_id: requestId });
+        return storeBusy();
+      }
       ctx.logger.error("request.error", {
         request_id: requestId,
         code: String(code),

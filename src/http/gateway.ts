@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { MAX_BODY_BYTES } from "../config.ts";
 import type { ServiceContext } from "../context/index.ts";
 import { errorMessage } from "../context/log.ts";
-import { ServiceError } from "../errors.ts";
+import { isStoreBusy, ServiceError, storeBusy } from "../errors.ts";
 import {
   beginIdempotent,
   completeIdempotent,
@@ -249,14 +249,9 @@ function failure(ctx: ServiceContext, error: unknown, context: RequestContext): 
   if (error instanceof ClientAbort) {
     return errorResponse(new ServiceError("invalid_body", error.message), context.requestId);
   }
-  if ((error as { code?: unknown })?.code === "SQLITE_BUSY") {
-    // Another writer (a long CLI import) held the store past the busy timeout: nothing was written, and a
-    // retry will succeed, so say so instead of a 500.
+  if (isStoreBusy(error)) {
     ctx.logger.warn("request.store_busy", { request_id: context.requestId });
-    return errorResponse(
-      new ServiceError("unavailable", "The store is busy with another write; retry in a moment."),
-      context.requestId,
-    );
+    return errorResponse(storeBusy(), context.requestId);
   }
   ctx.logger.error("request.error", { request_id: context.requestId, error: errorMessage(error) });
   return errorResponse(serverError(), context.requestId);
