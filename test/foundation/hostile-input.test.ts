@@ -194,6 +194,33 @@ describe("finding 13: every error in the envelope with a request id, client erro
     expect(answer).toContain('"code":"body_too_large"');
   });
 
+  test("finding 16: an upload aborted mid-body writes no log line (and no stack), however many arrive", async () => {
+    const before = server.output().length;
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<void>((resolve) => {
+            const { hostname, port } = new URL(server.url);
+            const socket = connect(Number(port), hostname, () => {
+              socket.write(
+                `POST /api/v1/detect HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${apiKey}\r\n` +
+                  'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"text":"abc',
+              );
+              setTimeout(() => {
+                socket.destroy();
+                resolve();
+              }, 50);
+            });
+          }),
+      ),
+    );
+    // A request the server can still answer proves it has handled the aborted ones.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    await Bun.sleep(200);
+    expect(server.output().slice(before)).toBe("");
+  });
+
   test("HTTP/1.0 without a Host header is answered 4xx, never a retryable 500", async () => {
     const answer = await raw("GET /api/v1/usage HTTP/1.0\r\n\r\n");
     const status = Number(answer.slice(9, 12));
