@@ -82,6 +82,8 @@ export const scans = sqliteTable(
   (t) => [
     index("scans_workspace_status").on(t.workspaceId, t.type, t.status),
     index("scans_jobs").on(t.status, t.type, t.runAfter),
+    // The scans list: a workspace's scans newest first, paged by (created_at, id).
+    index("scans_workspace_created").on(t.workspaceId, t.createdAt, t.id),
   ],
 );
 

@@ -5,6 +5,7 @@ import { adminCommands } from "./admin.ts";
 import { type Command, helpText, runCommand, UsageError } from "./command.ts";
 import { detectCommand } from "./detect.ts";
 import { libraryCommands } from "./library.ts";
+import { scanCommands } from "./scans.ts";
 import { serveCommand } from "./serve.ts";
 import { webCommands } from "./web.ts";
 import { webhookCommands } from "./webhook.ts";
@@ -14,6 +15,7 @@ export const COMMANDS: Command[] = [
   serveCommand,
   ...adminCommands,
   detectCommand,
+  ...scanCommands,
   ...webhookCommands,
   ...libraryCommands,
   ...webCommands,

@@ -8,6 +8,7 @@ import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { folderRoutes } from "./routes/folders.ts";
 import { healthRoutes, type Readiness } from "./routes/health.ts";
 import { imageRoutes } from "./routes/image.ts";
 import { plagiarismRoutes } from "./routes/plagiarism.ts";
@@ -29,7 +30,8 @@ export function createApp(ctx: ServiceContext, detector: Detector, readiness: Re
     .use(detectRoutes(ctx, detector))
     .use(plagiarismRoutes(ctx))
     .use(documentRoutes(ctx))
-    .use(scanRoutes(ctx.db))
+    .use(scanRoutes(ctx))
+    .use(folderRoutes(ctx))
     .use(usageRoutes(ctx.db))
     .use(imageRoutes())
     .use(webhookRoutes(ctx))

@@ -1,0 +1,1 @@
+CREATE INDEX `scans_workspace_created` ON `scans` (`workspace_id`,`created_at`,`id`);
