@@ -5,7 +5,7 @@
  *   /zz/api/v1/detect, and of the same body sent with a key to /api/v1/detect; a 60-word detect of another
  *   workspace timed right after, next to one timed before (the ratio shows whether anyone else was slowed);
  * - finding 7: the server's RSS before and after 600 unauthenticated 4 MiB uploads to a path outside /api/v1.
- * Usage: bun scripts/bench-hostile-gateway.ts [--binary dist/textscan]
+ * Usage: bun scripts/bench-hostile-gateway.ts [--binary dist/textscan] [--uploads 600]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -19,7 +19,9 @@ import { createKey } from "../src/keys/index.ts";
 import { openStore } from "../src/store/db.ts";
 import { createWorkspace } from "../src/workspaces/index.ts";
 
-const { values: args } = parseArgs({ options: { binary: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { binary: { type: "string" }, uploads: { type: "string", default: "600" } },
+});
 const REPO = new URL("../", import.meta.url).pathname;
 const binary = args.binary ?? (existsSync(join(REPO, "dist/textscan")) ? join(REPO, "dist/textscan") : null);
 
@@ -34,19 +36,23 @@ store.close();
 
 const cmd = binary ? [binary] : [process.execPath, join(REPO, "src/main.ts")];
 const proc = Bun.spawn([...cmd, "serve", "--port", "0", "--data-dir", dir, "--workers", "0"], {
-  stdout: "ignore",
+  stdout: "pipe",
   stderr: "pipe",
   env: { ...process.env, TEXTSCAN_LOG_FORMAT: "json" },
 });
 let log = "";
+// The start-up line: structured on stderr now; "listening on URL" on stdout in builds before the logger.
 const url = await new Promise<string>((resolve) => {
-  void (async () => {
-    for await (const chunk of proc.stderr) {
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) {
       log += new TextDecoder().decode(chunk);
-      const match = log.match(/"address":"(http:\/\/[^"]+)"/);
-      if (match?.[1]) resolve(match[1]);
+      const match = log.match(/"address":"(http:\/\/[^"]+)"|listening on (http:\/\/\S+)/);
+      const found = match?.[1] ?? match?.[2];
+      if (found) resolve(found);
     }
-  })();
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
 });
 const { hostname, port } = new URL(url);
 
@@ -94,7 +100,7 @@ const otherAfter = await detect60();
 const rssBefore = rss();
 const body = new Uint8Array(4 * 1024 * 1024).fill(120);
 await Promise.all(
-  Array.from({ length: 600 }, () =>
+  Array.from({ length: Number(args.uploads) }, () =>
     rawTimed(
       Buffer.concat([
         Buffer.from(`POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n`),
@@ -112,7 +118,11 @@ console.log(
       finding1_deep_body_host_x_ms: Math.round(hostX * 10) / 10,
       finding1_deep_body_with_key_ms: Math.round(withKey * 10) / 10,
       other_tenant_detect_60_words_ms: { before: Math.round(otherBefore), after: Math.round(otherAfter) },
-      finding7_rss_mb: { before: rssBefore, after_600_unauthenticated_4mib_posts: rssAfter },
+      finding7_rss_mb: {
+        before: rssBefore,
+        after_unauthenticated_4mib_posts: rssAfter,
+        posts: Number(args.uploads),
+      },
     },
     null,
     2,
