@@ -2,7 +2,7 @@ import { Elysia, type ValidationError } from "elysia";
 import type { ServiceContext } from "../context/index.ts";
 import { errorMessage } from "../context/log.ts";
 import type { Detector } from "../detector/index.ts";
-import { isStoreBusy, ServiceError, storeBusy } from "../errors.ts";
+import { invalidBody, isStoreBusy, ServiceError, storeBusy } from "../errors.ts";
 import { maybeContext } from "./context.ts";
 import { errorResponse, serverError } from "./envelope.ts";
 import { detectRoutes } from "./routes/detect.ts";
@@ -48,12 +48,37 @@ export type App = ReturnType<typeof createApp>;
 function parseJson(request: Request): unknown {
   const raw = maybeContext(request)?.rawBody;
   if (raw === undefined || raw.trim() === "") return null;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch (error) {
     throw new ServiceError("invalid_body", "The body is not valid JSON.", {
       issues: [{ path: "", message: (error as Error).message }],
     });
+  }
+  checkMetadataShape(parsed);
+  return parsed;
+}
+
+/** Keys that would change an object's prototype or shadow its methods once stored and read back. */
+const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
+
+/**
+ * What the schema cannot see once the framework has normalised the body: an array given as `metadata` (it would
+ * be stored as {"0": ...}) and a `__proto__` key (it would be dropped silently). Both are refused in words.
+ */
+function checkMetadataShape(body: unknown): void {
+  if (body === null || typeof body !== "object" || !Object.hasOwn(body, "metadata")) return;
+  const metadata = (body as { metadata: unknown }).metadata;
+  if (Array.isArray(metadata)) {
+    throw invalidBody([{ path: "/metadata", message: "Expected an object of string values, not an array" }]);
+  }
+  if (metadata === null || typeof metadata !== "object") return;
+  const reserved = RESERVED_KEYS.filter((key) => Object.hasOwn(metadata, key));
+  if (reserved.length > 0) {
+    throw invalidBody(
+      reserved.map((key) => ({ path: `/metadata/${key}`, message: `The key '${key}' is reserved` })),
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import {
   removeLibraryDocument,
 } from "../fingerprints/index.ts";
 import { normalizeUrl } from "../plagiarism/index.ts";
-import { checkMetadata, TITLE_MAX } from "../scans/input.ts";
+import { checkMetadata, checkTextSize, TITLE_MAX } from "../scans/input.ts";
 import type { Store } from "../store/db.ts";
 import { countWords } from "../text/index.ts";
 import { iso } from "../time.ts";
@@ -90,6 +90,7 @@ export function checkDocument(input: NewLibraryDocument): void {
       `The document has ${words.toLocaleString("en")} words; a library document may have at most ${MAX_DOCUMENT_WORDS.toLocaleString("en")}.`,
     );
   }
+  checkTextSize(input.text, words);
 }
 
 const cleaned = (input: NewLibraryDocument): NewLibraryDocument => ({
